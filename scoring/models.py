@@ -1,0 +1,71 @@
+"""What judgement produces: a score per answer, and debrief reports per loop."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from interviews.models import Answer, Loop
+
+
+class ScoreResult(models.Model):
+    """The automatic score of one submitted answer (answers are immutable once submitted)."""
+
+    answer = models.OneToOneField(Answer, on_delete=models.CASCADE, related_name="score",
+                                  verbose_name="answer")
+    engine = models.CharField("engine", max_length=50)
+    engine_version = models.CharField("engine version", max_length=20)
+    rubric_version = models.PositiveIntegerField("rubric version")
+    total = models.FloatField("total (0-100)")
+    rating = models.PositiveSmallIntegerField("rating (1-4)")
+    criteria = models.JSONField("criterion verdicts", default=list,
+                                help_text="Per criterion: verdict, credit, evidence spans.")
+    numbers = models.JSONField("numbers checked", default=list, blank=True)
+    feedback = models.JSONField("feedback", default=dict, blank=True)
+    duration_ms = models.FloatField("scoring time (ms)", default=0)
+    created_at = models.DateTimeField("scored", auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "score"
+        verbose_name_plural = "scores"
+        constraints = [
+            models.CheckConstraint(condition=Q(total__gte=0) & Q(total__lte=100),
+                                   name="score_total_0_100"),
+            models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=4),
+                                   name="score_rating_1_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.total:.0f}/100 for {self.answer}"
+
+
+class Debrief(models.Model):
+    """A simulated hiring-committee packet for a finished loop; new versions keep the old."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being written"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    loop = models.ForeignKey(Loop, on_delete=models.CASCADE, related_name="debriefs",
+                             verbose_name="loop")
+    version = models.PositiveIntegerField("version", default=1)
+    status = models.CharField("status", max_length=10, choices=Status.choices,
+                              default=Status.PENDING)
+    reason = models.CharField("why written", max_length=200, blank=True)
+    report = models.JSONField("report", default=dict, blank=True)
+    error = models.TextField("failure reason", blank=True)
+    created_at = models.DateTimeField("requested", auto_now_add=True)
+    ready_at = models.DateTimeField("ready", null=True, blank=True)
+
+    class Meta:
+        ordering = ["loop", "-version"]
+        verbose_name = "debrief"
+        verbose_name_plural = "debriefs"
+        constraints = [
+            models.UniqueConstraint(fields=["loop", "version"], name="debrief_version_per_loop"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Debrief v{self.version} of {self.loop}"

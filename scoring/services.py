@@ -1,0 +1,147 @@
+"""Scoring pipeline: enqueue on commit, score once per answer, sweep up what got stuck."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from interviews.models import Answer
+
+from .engines.base import QuestionSpec, get_engine
+from .models import ScoreResult
+
+logger = logging.getLogger(__name__)
+
+
+def answer_enqueue_scoring(*, answer: Answer) -> None:
+    """Queue scoring once the answer's transaction commits (in-process with no broker)."""
+    from .tasks import score_answer
+
+    answer_id = answer.pk
+    transaction.on_commit(lambda: _send_score_task(score_answer, answer_id))
+
+
+def _send_score_task(task: Any, answer_id: int) -> None:
+    try:
+        task.delay(answer_id)
+    except Exception:  # broker down: the answer stays queued and the sweep re-sends it later
+        logger.warning("Could not enqueue scoring for answer %s; the sweep will retry", answer_id,
+                       exc_info=True)
+
+
+def scoring_text(answer: Answer) -> str:
+    """A follow-up is scored together with the answer it follows, so it can recover credit."""
+    if answer.kind == Answer.Kind.FOLLOW_UP:
+        initial = answer.loop_question.answers.filter(kind=Answer.Kind.INITIAL).first()
+        if initial is not None:
+            return f"{initial.text}\n\n{answer.text}"
+    return answer.text
+
+
+def answer_score(*, answer_id: int) -> ScoreResult | None:
+    """Score one answer. Safe to run twice: the status guard and the one-to-one score row
+    make a rerun a no-op once a score exists."""
+    with transaction.atomic():
+        answer = (
+            Answer.objects.select_for_update()
+            .select_related("loop_question")
+            .filter(pk=answer_id)
+            .first()
+        )
+        if answer is None:
+            return None
+        if answer.scoring_status == Answer.ScoringStatus.SCORED:
+            return ScoreResult.objects.filter(answer=answer).first()
+        answer.scoring_status = Answer.ScoringStatus.SCORING
+        answer.scoring_attempts += 1
+        answer.status_changed_at = timezone.now()
+        answer.save(update_fields=["scoring_status", "scoring_attempts", "status_changed_at"])
+
+    spec = QuestionSpec.from_dict(answer.loop_question.snapshot["spec"])
+    engine = get_engine(settings.MOCKLOOP_SCORING_ENGINE)
+    started = time.perf_counter()
+    try:
+        outcome = engine.score(spec, scoring_text(answer))
+    except Exception as error:
+        answer_mark_failed(answer_id=answer_id, reason=f"{type(error).__name__}: {error}")
+        raise
+    duration_ms = (time.perf_counter() - started) * 1000
+
+    with transaction.atomic():
+        answer = Answer.objects.select_for_update().get(pk=answer_id)
+        existing = ScoreResult.objects.filter(answer=answer).first()
+        if existing is not None:  # another delivery got there first
+            return existing
+        data = outcome.to_dict()
+        result = ScoreResult.objects.create(
+            answer=answer,
+            engine=outcome.engine,
+            engine_version=outcome.engine_version,
+            rubric_version=outcome.rubric_version,
+            total=round(max(0.0, min(100.0, outcome.total)), 1),
+            rating=outcome.rating,
+            criteria=data["criteria"],
+            numbers=data["numbers"],
+            feedback=data["feedback"],
+            duration_ms=duration_ms,
+        )
+        answer.scoring_status = Answer.ScoringStatus.SCORED
+        answer.scoring_error = ""
+        answer.status_changed_at = timezone.now()
+        answer.save(update_fields=["scoring_status", "scoring_error", "status_changed_at"])
+    return result
+
+
+def answer_mark_failed(*, answer_id: int, reason: str) -> None:
+    Answer.objects.filter(pk=answer_id).exclude(
+        scoring_status=Answer.ScoringStatus.SCORED
+    ).update(
+        scoring_status=Answer.ScoringStatus.FAILED,
+        scoring_error=reason[:1000],
+        status_changed_at=timezone.now(),
+    )
+
+
+def scoring_sweep(*, older_than: Any = None) -> list[int]:
+    """Re-enqueue answers stuck in queued/scoring (lost message, killed worker, Redis restart)."""
+    from .tasks import score_answer
+
+    cutoff = timezone.now() - (older_than or settings.MOCKLOOP_SCORING_STUCK_AFTER)
+    stuck = list(
+        Answer.objects.filter(
+            scoring_status__in=[Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING],
+            status_changed_at__lt=cutoff,
+        ).values_list("pk", flat=True)
+    )
+    if stuck:
+        # Touch them so the next sweep does not resend while these are in flight.
+        Answer.objects.filter(pk__in=stuck).update(status_changed_at=timezone.now())
+    for answer_id in stuck:
+        _send_score_task(score_answer, answer_id)
+    return stuck
+
+
+def answer_retry_scoring(*, answer: Answer) -> None:
+    """Put a failed answer back in the queue (used by the candidate's 'retry' button)."""
+    Answer.objects.filter(pk=answer.pk, scoring_status=Answer.ScoringStatus.FAILED).update(
+        scoring_status=Answer.ScoringStatus.QUEUED, scoring_error="",
+        status_changed_at=timezone.now())
+    answer_enqueue_scoring(answer=answer)
+
+
+FOLLOW_UP_RECOVERY_SHARE = 0.5
+
+
+def effective_total(initial_total: float | None, follow_up_total: float | None) -> float | None:
+    """A question's score: the answer's, plus half of what the follow-up to pushback added."""
+    if initial_total is None:
+        return None
+    if follow_up_total is None:
+        return initial_total
+    gain = max(0.0, follow_up_total - initial_total)
+    return round(initial_total + FOLLOW_UP_RECOVERY_SHARE * gain, 1)

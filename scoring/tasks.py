@@ -1,0 +1,44 @@
+"""Thin Celery tasks: an id in, a service called. Status guards make reruns harmless."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from . import services
+
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=120,
+    retry_jitter=True,
+    max_retries=6,
+    soft_time_limit=60,
+    time_limit=90,
+)
+def score_answer(answer_id: int) -> None:
+    services.answer_score(answer_id=answer_id)
+
+
+@shared_task(soft_time_limit=60, time_limit=90)
+def sweep_stuck() -> int:
+    return len(services.scoring_sweep())
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=120,
+    max_retries=6,
+    soft_time_limit=60,
+    time_limit=90,
+)
+def build_debrief(debrief_id: int) -> None:
+    from . import reports
+
+    reports.debrief_build(debrief_id=debrief_id)
