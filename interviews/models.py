@@ -48,7 +48,7 @@ class Bank(models.Model):
         verbose_name="reviewers", help_text="Interviewers who review this bank's loops.")
     reviewers_see_all_loops = models.BooleanField(
         "reviewers see all loops", default=False,
-        help_text="If set, the bank's reviewers may review any of its loops, not only assigned ones.")
+        help_text="If set, the bank's reviewers may review any of its loops, not only assigned.")
     show_reviewer_names = models.BooleanField(
         "show reviewer names to candidates", default=False)
     created_at = models.DateTimeField("created", auto_now_add=True)
@@ -126,7 +126,8 @@ class Question(models.Model):
         verbose_name = "question"
         verbose_name_plural = "questions"
         constraints = [
-            models.UniqueConstraint(fields=["topic", "slug"], name="question_unique_slug_per_topic"),
+            models.UniqueConstraint(fields=["topic", "slug"],
+                                    name="question_unique_slug_per_topic"),
         ]
 
     def __str__(self) -> str:

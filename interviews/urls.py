@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from django.urls import path
 
 from . import views
@@ -6,4 +8,20 @@ app_name = "interviews"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    # The throttled login; config/urls.py should route accounts/login/ here too (see report).
+    path("login/", views.login_view, name="login"),
+    path("loops/start/", views.loop_start, name="loop_start"),
+    path("loops/<uuid:public_id>/", views.loop_detail, name="loop_detail"),
+    path("loops/<uuid:public_id>/finish/", views.loop_finish, name="loop_finish"),
+    path("loops/<uuid:public_id>/q/<int:position>/", views.question, name="question"),
+    path("loops/<uuid:public_id>/q/<int:position>/draft/", views.draft_save, name="draft_save"),
+    path("loops/<uuid:public_id>/q/<int:position>/answer/", views.answer_submit,
+         name="answer_submit"),
+    path("loops/<uuid:public_id>/q/<int:position>/follow-up/", views.follow_up_submit,
+         name="follow_up_submit"),
+    path("loops/<uuid:public_id>/q/<int:position>/status/", views.answer_status,
+         name="answer_status"),
+    path("loops/<uuid:public_id>/q/<int:position>/retry/", views.answer_retry,
+         name="answer_retry"),
 ]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from interviews.models import Answer
 
-from .engines.base import QuestionSpec, get_engine
+from .engines.base import Engine, QuestionSpec, get_engine, load_engine_modules
 from .models import ScoreResult
 
 logger = logging.getLogger(__name__)
@@ -43,6 +43,12 @@ def scoring_text(answer: Answer) -> str:
     return answer.text
 
 
+def configured_engine() -> Engine:
+    """The engine named in settings (engines are loaded once per worker process)."""
+    load_engine_modules(settings.MOCKLOOP_SCORING_ENGINE_MODULES)
+    return get_engine(settings.MOCKLOOP_SCORING_ENGINE)
+
+
 def answer_score(*, answer_id: int) -> ScoreResult | None:
     """Score one answer. Safe to run twice: the status guard and the one-to-one score row
     make a rerun a no-op once a score exists."""
@@ -62,11 +68,10 @@ def answer_score(*, answer_id: int) -> ScoreResult | None:
         answer.status_changed_at = timezone.now()
         answer.save(update_fields=["scoring_status", "scoring_attempts", "status_changed_at"])
 
-    spec = QuestionSpec.from_dict(answer.loop_question.snapshot["spec"])
-    engine = get_engine(settings.MOCKLOOP_SCORING_ENGINE)
     started = time.perf_counter()
     try:
-        outcome = engine.score(spec, scoring_text(answer))
+        spec = QuestionSpec.from_dict(answer.loop_question.snapshot["spec"])
+        outcome = configured_engine().score(spec, scoring_text(answer))
     except Exception as error:
         answer_mark_failed(answer_id=answer_id, reason=f"{type(error).__name__}: {error}")
         raise
@@ -111,7 +116,9 @@ def scoring_sweep(*, older_than: Any = None) -> list[int]:
     """Re-enqueue answers stuck in queued/scoring (lost message, killed worker, Redis restart)."""
     from .tasks import score_answer
 
-    cutoff = timezone.now() - (older_than or settings.MOCKLOOP_SCORING_STUCK_AFTER)
+    if older_than is None:
+        older_than = settings.MOCKLOOP_SCORING_STUCK_AFTER
+    cutoff = timezone.now() - older_than
     stuck = list(
         Answer.objects.filter(
             scoring_status__in=[Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING],

@@ -1,38 +1,37 @@
-"""Convert bank models into the engines' plain QuestionSpec (the only ORM-aware scoring glue)."""
+"""ORM rows to the engine's plain QuestionSpec, so engines never touch the database."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .engines.base import CriterionSpec, QuestionSpec
-
-if TYPE_CHECKING:
-    from interviews.models import Question
+from scoring.engines.base import CriterionSpec, QuestionSpec
 
 
-def question_spec_from_model(question: Question) -> QuestionSpec:
-    """Use prefetched `criteria` when available so a loop start costs no extra queries."""
+def criterion_spec_from_model(criterion: Any) -> CriterionSpec:
+    return CriterionSpec(
+        key=criterion.key,
+        label=criterion.label,
+        kind=criterion.kind,
+        weight=float(criterion.weight),
+        checks=criterion.checks or "",
+        phrases=tuple(str(p) for p in (criterion.phrases or ())),
+        expected_value=criterion.expected_value,
+        unit=criterion.unit or "",
+        tolerance_percent=criterion.tolerance_percent,
+        feedback_hit=criterion.feedback_hit or "",
+        feedback_miss=criterion.feedback_miss or "",
+    )
+
+
+def question_spec_from_model(question: Any) -> QuestionSpec:
+    """A QuestionSpec for an interviews.models.Question and its rubric criteria, in order."""
+    criteria = question.criteria.all().order_by("order", "id")
     return QuestionSpec(
         prompt=question.prompt,
-        model_answer=question.model_answer,
-        criteria=tuple(
-            CriterionSpec(
-                key=criterion.key,
-                label=criterion.label,
-                kind=criterion.kind,
-                weight=criterion.weight,
-                checks=criterion.checks,
-                phrases=tuple(criterion.phrases),
-                expected_value=criterion.expected_value,
-                unit=criterion.unit,
-                tolerance_percent=criterion.tolerance_percent,
-                feedback_hit=criterion.feedback_hit,
-                feedback_miss=criterion.feedback_miss,
-            )
-            for criterion in question.criteria.all()
-        ),
-        pushback=tuple(question.pushback),
-        facts=tuple(question.facts),
-        scenario=question.scenario,
-        rubric_version=question.rubric_version,
+        model_answer=question.model_answer or "",
+        criteria=tuple(criterion_spec_from_model(c) for c in criteria),
+        pushback=tuple(str(p) for p in (question.pushback or ())),
+        facts=tuple(str(f) for f in (question.facts or ())),
+        scenario=question.scenario or "",
+        rubric_version=int(question.rubric_version or 1),
     )

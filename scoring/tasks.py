@@ -29,7 +29,14 @@ def sweep_stuck() -> int:
     return len(services.scoring_sweep())
 
 
+# Waiting for scores is not an error: retry every few seconds until reports.SCORING_WAIT passes,
+# after which debrief_build writes the report without the missing scores.
+DEBRIEF_SCORES_RETRY_SECONDS = 3
+DEBRIEF_SCORES_MAX_RETRIES = 100
+
+
 @shared_task(
+    bind=True,
     acks_late=True,
     autoretry_for=TRANSIENT_ERRORS,
     retry_backoff=2,
@@ -38,7 +45,12 @@ def sweep_stuck() -> int:
     soft_time_limit=60,
     time_limit=90,
 )
-def build_debrief(debrief_id: int) -> None:
+def build_debrief(self, debrief_id: int) -> None:
     from . import reports
 
-    reports.debrief_build(debrief_id=debrief_id)
+    try:
+        reports.debrief_build(debrief_id=debrief_id)
+    except reports.ScoresPending as pending:
+        # Own retry budget, above SCORING_WAIT / countdown: the wait itself is bounded by time.
+        raise self.retry(exc=pending, countdown=DEBRIEF_SCORES_RETRY_SECONDS,
+                         max_retries=DEBRIEF_SCORES_MAX_RETRIES) from None

@@ -123,7 +123,6 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -153,7 +152,8 @@ CELERY_TASK_ACKS_ON_FAILURE_OR_TIMEOUT = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task not acknowledged within this time is redelivered (Redis visibility timeout).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("MOCKLOOP_BROKER_VISIBILITY_TIMEOUT", "600"))}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-scoring": {
         "task": "scoring.tasks.sweep_stuck",
@@ -163,10 +163,13 @@ CELERY_BEAT_SCHEDULE = {
 
 # Product settings.
 MOCKLOOP_SCORING_ENGINE = os.environ.get("MOCKLOOP_SCORING_ENGINE", "rubric")
+# Extra engine modules to load (each registers itself), e.g. an LLM-backed engine.
+MOCKLOOP_SCORING_ENGINE_MODULES = env_list("MOCKLOOP_SCORING_ENGINE_MODULES")
 MOCKLOOP_LOOP_IDLE_EXPIRY = timedelta(hours=int(os.environ.get("MOCKLOOP_LOOP_IDLE_HOURS", "24")))
 MOCKLOOP_ANSWER_MAX_CHARS = 20_000
 # An answer queued or scoring for longer than this is re-enqueued by the sweep.
-MOCKLOOP_SCORING_STUCK_AFTER = timedelta(seconds=int(os.environ.get("MOCKLOOP_STUCK_SECONDS", "120")))
+MOCKLOOP_SCORING_STUCK_AFTER = timedelta(
+    seconds=int(os.environ.get("MOCKLOOP_STUCK_SECONDS", "120")))
 MOCKLOOP_BUNDLED_BANKS_DIR = BASE_DIR / "interviews" / "banks"
 
 # Login throttling: attempts allowed per window, per account and per client address.

@@ -172,6 +172,14 @@ def rating_for_total(total: float) -> int:
     return 1
 
 
+def load_engine_modules(modules: tuple[str, ...] | list[str]) -> None:
+    """Import further engine modules (each registers itself with @register)."""
+    from importlib import import_module
+
+    for module in modules:
+        import_module(module)
+
+
 def _import_builtin_engines() -> None:
     from importlib import import_module
 

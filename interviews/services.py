@@ -1,0 +1,323 @@
+"""What candidates do with loops: start one, see a question, save drafts, answer, finish.
+
+Views stay thin and call these; every function is keyword-only and atomic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Prefetch
+from django.utils import timezone
+
+from scoring.services import answer_enqueue_scoring
+from scoring.specs import question_spec_from_model
+
+from .models import Answer, Bank, Loop, LoopQuestion, Question, RubricCriterion, Topic
+
+TOPIC_DRILL_SIZE = 3
+# Network latency between the countdown hitting zero and the POST arriving is not overtime.
+OVERTIME_GRACE = timedelta(seconds=2)
+# Drafts are kept even when over the answer limit (nothing typed is lost), within reason.
+DRAFT_MAX_CHARS = 100_000
+
+
+class LoopClosed(Exception):
+    """The loop is finished or expired: it takes no more drafts or answers."""
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    answer: Answer
+    created: bool  # False: a double submit; the first answer was kept
+
+
+# --- Starting ------------------------------------------------------------------------------
+
+
+def _questions_with_criteria() -> Any:
+    return Question.objects.prefetch_related(
+        Prefetch("criteria", queryset=RubricCriterion.objects.order_by("order", "id"))
+    ).select_related("topic")
+
+
+def _seen_counts(*, candidate: Any, bank: Bank) -> Counter[int]:
+    rows = (
+        LoopQuestion.objects.filter(loop__candidate=candidate, loop__bank=bank,
+                                    question__isnull=False)
+        .values("question_id")
+        .annotate(n=Count("id"))
+    )
+    return Counter({row["question_id"]: row["n"] for row in rows})
+
+
+def _pick(pool: Sequence[Question], seen: Counter[int], count: int, rng: random.Random
+          ) -> list[Question]:
+    """Least-seen first, random among equals: nobody sees a question twice until the pool
+    runs out, and then the cycle starts again."""
+    shuffled = list(pool)
+    rng.shuffle(shuffled)
+    shuffled.sort(key=lambda question: seen[question.pk])  # stable: keeps the shuffle for ties
+    return shuffled[:count]
+
+
+def snapshot_for(question: Question) -> dict[str, Any]:
+    """Everything the loop needs later, frozen: bank edits never change a loop or debrief."""
+    return {
+        "prompt": question.prompt,
+        "company": question.company,
+        "team": question.team,
+        "when": question.when,
+        "scenario": question.scenario,
+        "constraints": list(question.constraints),
+        "difficulty": question.difficulty,
+        "difficulty_label": question.get_difficulty_display(),
+        "time_limit_seconds": question.time_limit_seconds,
+        "model_answer": question.model_answer,
+        "pushback": list(question.pushback),
+        "mistakes": list(question.mistakes),
+        "facts": list(question.facts),
+        "topic_slug": question.topic.slug,
+        "topic_title": question.topic.title,
+        "question_slug": question.slug,
+        "spec": question_spec_from_model(question).to_dict(),
+    }
+
+
+def loop_start(
+    *,
+    candidate: Any,
+    bank: Bank,
+    format: str,
+    topic: Topic | None = None,
+    rng: random.Random | None = None,
+) -> Loop:
+    """Choose the questions and freeze them into the loop. Raises ValidationError when the
+    bank cannot supply the format (unpublished bank, no questions, topic from elsewhere)."""
+    rng = rng or random.Random()  # noqa: S311 - question order, not security
+    if not bank.is_published:
+        raise ValidationError("That bank is not published.")
+    if topic is not None and topic.bank_id != bank.pk:
+        raise ValidationError("That topic is not in this bank.")
+    questions = list(_questions_with_criteria().filter(topic__bank=bank))
+    if not questions:
+        raise ValidationError("This bank has no questions yet.")
+    seen = _seen_counts(candidate=candidate, bank=bank)
+
+    if format == Loop.Format.FULL:
+        by_topic: dict[int, list[Question]] = {}
+        for question in questions:
+            by_topic.setdefault(question.topic_id, []).append(question)
+        ordered_topics = sorted(by_topic.values(),
+                                key=lambda qs: (qs[0].topic.order, qs[0].topic_id))
+        chosen = [_pick(pool, seen, 1, rng)[0] for pool in ordered_topics]
+    elif format == Loop.Format.TOPIC:
+        if topic is None:
+            raise ValidationError("Choose a topic for a topic drill.")
+        pool = [question for question in questions if question.topic_id == topic.pk]
+        if not pool:
+            raise ValidationError("That topic has no questions yet.")
+        chosen = _pick(pool, seen, TOPIC_DRILL_SIZE, rng)
+    elif format == Loop.Format.SINGLE:
+        pool = [q for q in questions if topic is None or q.topic_id == topic.pk]
+        if not pool:
+            raise ValidationError("That topic has no questions yet.")
+        chosen = _pick(pool, seen, 1, rng)
+    else:
+        raise ValidationError("Unknown loop format.")
+
+    now = timezone.now()
+    with transaction.atomic():
+        loop = Loop.objects.create(
+            candidate=candidate, bank=bank, format=format,
+            topic=topic if format != Loop.Format.FULL else None,
+            started_at=now, last_activity_at=now,
+        )
+        LoopQuestion.objects.bulk_create(
+            LoopQuestion(loop=loop, question=question, position=position,
+                         snapshot=snapshot_for(question), rubric_version=question.rubric_version)
+            for position, question in enumerate(chosen, start=1)
+        )
+    return loop
+
+
+# --- Expiry --------------------------------------------------------------------------------
+
+
+def loop_is_idle_expired(*, loop: Loop, now: datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return (loop.status == Loop.Status.IN_PROGRESS
+            and loop.last_activity_at < now - settings.MOCKLOOP_LOOP_IDLE_EXPIRY)
+
+
+def loop_check_expiry(*, loop: Loop, now: datetime | None = None) -> Loop:
+    """Expire lazily on access too, so an idle loop closes even if the periodic task lags."""
+    if loop_is_idle_expired(loop=loop, now=now):
+        Loop.objects.filter(pk=loop.pk, status=Loop.Status.IN_PROGRESS).update(
+            status=Loop.Status.EXPIRED)
+        loop.status = Loop.Status.EXPIRED
+    return loop
+
+
+def loop_expire_idle(*, now: datetime | None = None) -> int:
+    """Close every loop idle for longer than MOCKLOOP_LOOP_IDLE_EXPIRY (periodic task)."""
+    now = now or timezone.now()
+    cutoff = now - settings.MOCKLOOP_LOOP_IDLE_EXPIRY
+    return Loop.objects.active().filter(last_activity_at__lt=cutoff).update(
+        status=Loop.Status.EXPIRED)
+
+
+def _touch(loop: Loop, now: datetime) -> None:
+    Loop.objects.filter(pk=loop.pk).update(last_activity_at=now)
+    loop.last_activity_at = now
+
+
+def _require_open(loop: Loop, now: datetime) -> None:
+    loop_check_expiry(loop=loop, now=now)
+    if loop.status != Loop.Status.IN_PROGRESS:
+        raise LoopClosed(f"This loop is {loop.get_status_display().lower()}.")
+
+
+# --- Answering -----------------------------------------------------------------------------
+
+
+def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = None
+                       ) -> LoopQuestion:
+    """Start the question's clock on its first view (never restart it on reloads)."""
+    now = now or timezone.now()
+    loop = loop_question.loop
+    if loop.status != Loop.Status.IN_PROGRESS:
+        return loop_question
+    with transaction.atomic():
+        if loop_question.started_at is None:
+            updated = LoopQuestion.objects.filter(pk=loop_question.pk,
+                                                  started_at__isnull=True).update(started_at=now)
+            if updated:
+                loop_question.started_at = now
+            else:  # another tab started it first
+                loop_question.refresh_from_db(fields=["started_at"])
+        _touch(loop, now)
+    return loop_question
+
+
+def draft_save(*, loop_question: LoopQuestion, text: str, now: datetime | None = None
+               ) -> LoopQuestion:
+    now = now or timezone.now()
+    _require_open(loop_question.loop, now)
+    with transaction.atomic():
+        LoopQuestion.objects.filter(pk=loop_question.pk).update(
+            draft=text[:DRAFT_MAX_CHARS], draft_saved_at=now)
+        _touch(loop_question.loop, now)
+    loop_question.draft = text[:DRAFT_MAX_CHARS]
+    loop_question.draft_saved_at = now
+    return loop_question
+
+
+def answer_validate(text: str) -> str:
+    """Refuse empty, whitespace-only and over-long answers; the caller keeps the text."""
+    limit = settings.MOCKLOOP_ANSWER_MAX_CHARS
+    if not text or not text.strip():
+        raise ValidationError("Write an answer before submitting: the box is empty.",
+                              code="empty")
+    if len(text) > limit:
+        raise ValidationError(
+            f"Your answer is {len(text):,} characters; the limit is {limit:,}. "
+            f"Shorten it by {len(text) - limit:,} characters and submit again.", code="too_long")
+    return text
+
+
+def _create_answer(*, loop_question: LoopQuestion, kind: str, text: str, now: datetime,
+                   is_overtime: bool) -> SubmitResult:
+    try:
+        with transaction.atomic():
+            answer = Answer.objects.create(
+                loop_question=loop_question, kind=kind, text=text, submitted_at=now,
+                is_overtime=is_overtime, status_changed_at=now)
+            answer_enqueue_scoring(answer=answer)
+    except IntegrityError:
+        # Double click, retry after a network error, or another tab: keep the first answer.
+        existing = Answer.objects.get(loop_question=loop_question, kind=kind)
+        return SubmitResult(answer=existing, created=False)
+    return SubmitResult(answer=answer, created=True)
+
+
+def answer_submit(*, loop_question: LoopQuestion, text: str, now: datetime | None = None
+                  ) -> SubmitResult:
+    """Store the candidate's answer once and queue it for scoring. After the time limit it is
+    still accepted, marked overtime."""
+    now = now or timezone.now()
+    existing = Answer.objects.filter(loop_question=loop_question,
+                                     kind=Answer.Kind.INITIAL).first()
+    if existing is not None:
+        return SubmitResult(answer=existing, created=False)
+    answer_validate(text)
+    _require_open(loop_question.loop, now)
+    with transaction.atomic():
+        if loop_question.started_at is None:  # answered without the page (e.g. a stale form)
+            LoopQuestion.objects.filter(pk=loop_question.pk, started_at__isnull=True).update(
+                started_at=now)
+            loop_question.refresh_from_db(fields=["started_at"])
+        deadline = loop_question.deadline
+        is_overtime = deadline is not None and now > deadline + OVERTIME_GRACE
+        result = _create_answer(loop_question=loop_question, kind=Answer.Kind.INITIAL,
+                                text=text, now=now, is_overtime=is_overtime)
+        if result.created:
+            LoopQuestion.objects.filter(pk=loop_question.pk).update(draft=text,
+                                                                    draft_saved_at=now)
+        _touch(loop_question.loop, now)
+    return result
+
+
+def pushback_for(answer: Answer) -> str | None:
+    """The interviewer's pushback for the answer's most important miss, once it is scored."""
+    score = getattr(answer, "score", None) if answer.scoring_status == "scored" else None
+    if score is None:
+        return None
+    return (score.feedback or {}).get("pushback") or None
+
+
+def follow_up_submit(*, loop_question: LoopQuestion, text: str, now: datetime | None = None
+                     ) -> SubmitResult:
+    """One reply to the interviewer's pushback, scored with the first answer."""
+    now = now or timezone.now()
+    existing = Answer.objects.filter(loop_question=loop_question,
+                                     kind=Answer.Kind.FOLLOW_UP).first()
+    if existing is not None:
+        return SubmitResult(answer=existing, created=False)
+    answer_validate(text)
+    _require_open(loop_question.loop, now)
+    initial = (Answer.objects.select_related("score")
+               .filter(loop_question=loop_question, kind=Answer.Kind.INITIAL).first())
+    if initial is None or pushback_for(initial) is None:
+        raise ValidationError("There is no pushback to answer yet.", code="no_pushback")
+    with transaction.atomic():
+        result = _create_answer(loop_question=loop_question, kind=Answer.Kind.FOLLOW_UP,
+                                text=text, now=now, is_overtime=False)
+        _touch(loop_question.loop, now)
+    return result
+
+
+# --- Finishing -----------------------------------------------------------------------------
+
+
+def loop_finish(*, loop: Loop, reason: str = "Loop finished") -> bool:
+    """Close the loop and request its debrief. Returns False if it was already closed."""
+    from scoring.reports import debrief_request
+
+    with transaction.atomic():
+        locked = Loop.objects.select_for_update().get(pk=loop.pk)
+        if locked.status != Loop.Status.IN_PROGRESS:
+            loop.status = locked.status
+            return False
+        locked.finish()
+        loop.status, loop.finished_at = locked.status, locked.finished_at
+        debrief_request(loop=locked, reason=reason)
+    return True

@@ -1,0 +1,602 @@
+"""The default engine: rubric criteria matched by stemmed phrases with negation scopes,
+numbers checked with units, and a reasoning factor that keeps bare buzzword lists low.
+
+With no rubric (QuestionSpec.criteria empty) it scores against the model answer alone: each
+clause of the model answer becomes a pseudo-criterion weighted by how informative its words are,
+and each number with a unit becomes a numeric one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from scoring.engines.base import (
+    CriterionSpec,
+    CriterionVerdict,
+    NumberCheck,
+    QuestionSpec,
+    ScoreOutcome,
+    Span,
+    rating_for_total,
+    register,
+)
+from scoring.engines.numbers import (
+    Calculation,
+    Quantity,
+    compatible,
+    distance,
+    find_calculations,
+    find_quantities,
+    format_number,
+    parse_unit,
+    within_tolerance,
+)
+from scoring.engines.text import (
+    GENERIC,
+    Sentence,
+    Token,
+    function_word_ratio,
+    reasoning_markers,
+    split_sentences,
+    tokenize,
+)
+
+MADE_AT = 0.75  # share of a phrase's words that must appear together for "made"
+PARTLY_AT = 0.45
+PITFALL_AT = 0.8
+METHOD_CREDIT = 0.4  # numeric criterion: right method, wrong or missing result
+_NEGATORS = frozenset(
+    [
+        "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
+        "wouldn't", "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't",
+        "didnt", "didn't", "shouldnt", "shouldn't", "overkill", "unnecessary"
+    ]
+)
+
+
+# --- The analysed answer ----------------------------------------------------------------
+
+
+@dataclass
+class Document:
+    text: str
+    tokens: list[Token]
+    sentences: list[Sentence]
+    quantities: list[Quantity]
+    calculations: list[Calculation]
+    by_key: dict[str, list[Token]] = field(default_factory=dict)
+    by_prefix: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def word_count(self) -> int:
+        return sum(1 for t in self.tokens if not t.lower[0].isdigit())
+
+
+def analyse(text: str) -> Document:
+    tokens = tokenize(text)
+    quantities = find_quantities(text)
+    doc = Document(text, tokens, split_sentences(text), quantities,
+                   find_calculations(text, quantities))
+    for token in tokens:
+        if token.content:
+            doc.by_key.setdefault(token.key, []).append(token)
+            doc.by_prefix.setdefault(token.key[:5], set()).add(token.key)
+    return doc
+
+
+def _occurrences(doc: Document, key: str) -> list[Token]:
+    """Tokens whose key is this key, or shares a long stem with it (compil/compilat)."""
+    found = list(doc.by_key.get(key, ()))
+    if len(key) >= 5:
+        for other in doc.by_prefix.get(key[:5], ()):
+            if other != key and (other.startswith(key) or key.startswith(other)):
+                found.extend(doc.by_key[other])
+    return found
+
+
+# --- Phrases ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    keys: tuple[str, ...]
+    weights: tuple[float, ...]
+    negative: bool  # the phrase states a rejection ("no bake window")
+    source: str
+
+
+def make_pattern(phrase: str) -> Pattern:
+    tokens = tokenize(phrase)
+    negative = any(t.lower in _NEGATORS for t in tokens)
+    keys: list[str] = []
+    weights: list[float] = []
+    for token in tokens:
+        if token.content and token.lower not in _NEGATORS and token.key not in keys:
+            keys.append(token.key)
+            weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
+    return Pattern(tuple(keys), tuple(weights), negative, phrase)
+
+
+@dataclass
+class Match:
+    score: float = 0.0  # weighted share of the phrase's words found in one sentence
+    spans: list[Span] = field(default_factory=list)
+
+
+def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
+    """Best sentence-level match with the phrase's polarity, and with the opposite one."""
+    total = sum(pattern.weights)
+    if not total:
+        return Match(), Match()
+    agree: dict[int, dict[str, Token]] = {}
+    oppose: dict[int, dict[str, Token]] = {}
+    for key in pattern.keys:
+        for token in _occurrences(doc, key):
+            bucket = agree if token.negated == pattern.negative else oppose
+            bucket.setdefault(token.sentence, {}).setdefault(key, token)
+    return _best(agree, pattern, total), _best(oppose, pattern, total)
+
+
+def _best(buckets: dict[int, dict[str, Token]], pattern: Pattern, total: float) -> Match:
+    best = Match()
+    weight_of = dict(zip(pattern.keys, pattern.weights, strict=True))
+    for sentence in sorted(buckets):
+        found = buckets[sentence]
+        if len(pattern.keys) > 1 and len(found) < 2:
+            continue  # one shared word is not a paraphrase of a multi-word point
+        score = sum(weight_of[k] for k in found) / total
+        if score > best.score:
+            spans = sorted((t.start, t.end) for t in found.values())
+            best = Match(score, [Span(s, e) for s, e in spans])
+    return best
+
+
+def _criterion_patterns(criterion: CriterionSpec) -> list[tuple[Pattern, float]]:
+    """Phrases at full strength; the label as a slightly weaker extra phrase."""
+    patterns = [(make_pattern(p), 1.0) for p in criterion.phrases if p.strip()]
+    if criterion.label:
+        patterns.append((make_pattern(criterion.label), 0.9))
+    return [(p, factor) for p, factor in patterns if p.keys]
+
+
+def best_matches(doc: Document, criterion: CriterionSpec) -> tuple[Match, Match]:
+    best_agree, best_oppose = Match(), Match()
+    for pattern, factor in _criterion_patterns(criterion):
+        agree, oppose = match_pattern(doc, pattern)
+        if agree.score * factor > best_agree.score:
+            best_agree = Match(agree.score * factor, agree.spans)
+        if not pattern.negative and oppose.score * factor > best_oppose.score:
+            best_oppose = Match(oppose.score * factor, oppose.spans)
+    return best_agree, best_oppose
+
+
+# --- Criteria ---------------------------------------------------------------------------
+
+
+def judge_concept(doc: Document, criterion: CriterionSpec) -> CriterionVerdict:
+    agree, oppose = best_matches(doc, criterion)
+    if oppose.score >= MADE_AT and oppose.score > agree.score:
+        verdict, credit, spans = "contradicted", 0.0, oppose.spans
+    elif agree.score >= MADE_AT:
+        verdict, credit, spans = "made", 1.0, agree.spans
+    elif agree.score >= PARTLY_AT:
+        verdict, credit, spans = "partly", 0.5, agree.spans
+    else:
+        verdict, credit, spans = "missed", 0.0, []
+    return _verdict(criterion, verdict, credit, spans)
+
+
+def judge_pitfall(doc: Document, criterion: CriterionSpec) -> CriterionVerdict:
+    agree, _ = best_matches(doc, criterion)
+    hit = agree.score >= PITFALL_AT
+    return _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
+                    agree.spans if hit else [])
+
+
+def judge_numeric(doc: Document, criterion: CriterionSpec,
+                  model_answer: str) -> tuple[CriterionVerdict, NumberCheck]:
+    expected = float(criterion.expected_value or 0.0)
+    tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
+    agree, _ = best_matches(doc, criterion)
+    candidates = _numeric_candidates(doc, criterion, agree)
+    hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
+    chosen = hits[0] if hits else _closest(candidates, expected, criterion.unit)
+    method = agree.score >= PARTLY_AT or any(
+        c.end >= (chosen.end if chosen else -1) >= c.start for c in doc.calculations)
+    check = NumberCheck(
+        criterion_key=criterion.key, expected_value=expected, unit=criterion.unit,
+        tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
+        found_text=chosen.text if chosen else "",
+        span=Span(chosen.start, chosen.end) if chosen else None,
+        within_tolerance=bool(hits), method_credit=method,
+        worked_calculation=_worked_calculation(doc, criterion, model_answer),
+    )
+    if hits:
+        verdict, credit = "made", 1.0
+        spans = [Span(chosen.start, chosen.end), *agree.spans]
+    elif method:
+        verdict, credit = "partly", METHOD_CREDIT
+        spans = ([Span(chosen.start, chosen.end)] if chosen else []) + agree.spans
+    else:
+        verdict, credit, spans = "missed", 0.0, []
+    return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+def _numeric_candidates(doc: Document, criterion: CriterionSpec, agree: Match) -> list[Quantity]:
+    """Numbers in the criterion's unit, or bare numbers in a sentence about the criterion."""
+    canonical, _ = parse_unit(criterion.unit)
+    relevant = {_sentence_of(doc, span.start) for span in agree.spans}
+    unit_tokens = {t.sentence for t in doc.tokens if t.key == canonical or t.lower == canonical}
+    out: list[Quantity] = []
+    for quantity in doc.quantities:
+        if compatible(quantity, criterion.unit):
+            out.append(quantity)
+        elif not quantity.unit:
+            sentence = _sentence_of(doc, quantity.start)
+            if sentence in relevant or sentence in unit_tokens:
+                out.append(quantity)
+    return out
+
+
+def _sentence_of(doc: Document, offset: int) -> int:
+    for index, sentence in enumerate(doc.sentences):
+        if sentence.start <= offset < sentence.end:
+            return index
+    return -1
+
+
+def _closest(candidates: list[Quantity], expected: float, unit: str) -> Quantity | None:
+    if not candidates:
+        return None
+    return min(candidates, key=lambda q: (distance(q, expected, unit), q.start))
+
+
+def _in_criterion_unit(quantity: Quantity | None, unit: str) -> float | None:
+    if quantity is None:
+        return None
+    if not quantity.unit:
+        return quantity.written
+    _, factor = parse_unit(unit)
+    return quantity.value / factor if factor else quantity.value
+
+
+def _worked_calculation(doc: Document, criterion: CriterionSpec, model_answer: str) -> str:
+    """The correct calculation: the candidate's own expression done right, or the model's."""
+    expected = float(criterion.expected_value or 0.0)
+    for calculation in [*doc.calculations, *find_calculations(model_answer)]:
+        if expected and abs(calculation.actual - expected) <= abs(expected) * 0.02:
+            return f"{calculation.expression} = {format_number(expected)} {criterion.unit}".strip()
+    return f"≈ {format_number(expected)} {criterion.unit}".strip()
+
+
+def _verdict(criterion: CriterionSpec, verdict: str, credit: float,
+             spans: list[Span]) -> CriterionVerdict:
+    return CriterionVerdict(
+        key=criterion.key, label=criterion.label, kind=criterion.kind, verdict=verdict,
+        weight=criterion.weight, credit=credit, evidence=spans,
+        feedback=_criterion_feedback(criterion, verdict),
+    )
+
+
+def _criterion_feedback(criterion: CriterionSpec, verdict: str) -> str:
+    if criterion.kind == "pitfall":
+        if verdict != "made":
+            return ""
+        return criterion.feedback_hit or f"Pitfall: {criterion.label}."
+    if verdict == "made":
+        return criterion.feedback_hit or f"You covered: {criterion.label}."
+    miss = criterion.feedback_miss or f"Not covered: {criterion.label}."
+    if verdict == "contradicted":
+        return f"You dismissed this point ({criterion.label}), but it matters. {miss}"
+    if verdict == "partly":
+        return f"Only partly covered ({criterion.label}). {miss}"
+    return miss
+
+
+def _dedupe(spans: list[Span]) -> list[Span]:
+    seen: set[tuple[int, int]] = set()
+    out: list[Span] = []
+    for span in spans:
+        if (span.start, span.end) not in seen:
+            seen.add((span.start, span.end))
+            out.append(span)
+    return out
+
+
+# --- Reasoning and arithmetic -----------------------------------------------------------
+
+
+def reasoning_factor(doc: Document) -> float:
+    """1 for reasoned prose; down to about 0.5 for a bare list of right terms."""
+    words = doc.word_count
+    if not words:
+        return 0.0
+    markers = len(reasoning_markers(doc.text))
+    reasons = min(1.0, markers / max(2.0, words / 30))
+    listiness = min(1.0, max(0.0, (0.24 - function_word_ratio(doc.tokens)) / 0.14))
+    return 1.0 - 0.5 * listiness * (1 - reasons) - 0.12 * (1 - listiness) * (1 - reasons)
+
+
+def length_factor(doc: Document) -> float:
+    """Near-empty answers cannot show a point, whatever words they happen to contain."""
+    return min(1.0, doc.word_count / 12)
+
+
+def calculation_feedback(doc: Document) -> list[str]:
+    return [
+        f"You wrote {c.text.strip()}; the correct result is {c.corrected()}."
+        for c in doc.calculations if not c.correct
+    ]
+
+
+# --- Reference-only mode ----------------------------------------------------------------
+
+
+@dataclass
+class PseudoCriterion:
+    key: str
+    label: str
+    keys: tuple[str, ...]
+    key_weights: tuple[float, ...]
+    negated: tuple[bool, ...]
+    weight: float
+    start: int
+    end: int
+
+
+_CLAUSE_SPLIT = (";", ": ")
+
+
+def reference_criteria(model_answer: str) -> tuple[list[PseudoCriterion], list[Quantity]]:
+    """Clauses of the model answer as criteria, weighted by the informativeness of their words."""
+    tokens = tokenize(model_answer)
+    clauses = _clauses(model_answer)
+    per_clause: list[list[Token]] = [[] for _ in clauses]
+    for token in tokens:
+        if not token.content:
+            continue
+        for index, (start, end) in enumerate(clauses):
+            if start <= token.start < end:
+                per_clause[index].append(token)
+                break
+    frequency: dict[str, int] = {}
+    for clause_tokens in per_clause:
+        for key in {t.key for t in clause_tokens}:
+            frequency[key] = frequency.get(key, 0) + 1
+    criteria: list[PseudoCriterion] = []
+    for index, ((start, end), clause_tokens) in enumerate(zip(clauses, per_clause, strict=True)):
+        seen: dict[str, Token] = {}
+        for token in clause_tokens:
+            seen.setdefault(token.key, token)
+        if len(seen) < 2:
+            continue
+        weights = tuple(_informativeness(k, t, frequency) for k, t in seen.items())
+        criteria.append(PseudoCriterion(
+            key=f"ref-{index + 1}", label=_shorten(model_answer[start:end].strip()),
+            keys=tuple(seen), key_weights=weights,
+            negated=tuple(t.negated for t in seen.values()),
+            weight=math.sqrt(sum(weights)), start=start, end=end,
+        ))
+    numbers = [q for q in find_quantities(model_answer) if q.unit and q.unit != "x"]
+    return criteria, numbers
+
+
+def _informativeness(key: str, token: Token, frequency: dict[str, int]) -> float:
+    if key in GENERIC or token.lower in GENERIC:
+        return 0.25
+    # Words repeated across many clauses frame the answer rather than make a point.
+    return 1.0 / (1.0 + math.log(frequency.get(key, 1)))
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for sentence in split_sentences(text):
+        start = sentence.start
+        body = text[sentence.start : sentence.end]
+        cut = 0
+        for position in range(len(body)):
+            if any(body.startswith(sep, position) for sep in _CLAUSE_SPLIT) and position - cut > 25:
+                spans.append((start + cut, start + position))
+                cut = position + 1
+        spans.append((start + cut, sentence.end))
+    return spans
+
+
+def _shorten(text: str, limit: int = 110) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def judge_pseudo(doc: Document, criterion: PseudoCriterion) -> tuple[float, list[Span], float]:
+    """Credit 0..1 for one reference clause, evidence spans, and the share the answer negated."""
+    total = sum(criterion.key_weights)
+    found_any: dict[str, Token] = {}
+    opposed = 0.0
+    per_sentence: dict[int, dict[str, float]] = {}
+    for key, weight, negated in zip(criterion.keys, criterion.key_weights, criterion.negated,
+                                    strict=True):
+        occurrences = _occurrences(doc, key)
+        agreeing = [t for t in occurrences if t.negated == negated]
+        if occurrences and not agreeing:
+            opposed += weight
+        if agreeing:
+            found_any[key] = agreeing[0]
+        for token in agreeing:
+            per_sentence.setdefault(token.sentence, {})[key] = weight
+    overall = sum(w for k, w in zip(criterion.keys, criterion.key_weights, strict=True)
+                  if k in found_any) / total
+    local = 0.0
+    for sentence in sorted(per_sentence):
+        window = dict(per_sentence[sentence])
+        window.update(per_sentence.get(sentence + 1, {}))
+        local = max(local, sum(window.values()) / total)
+    raw = 0.35 * overall + 0.65 * local
+    credit = min(1.0, max(0.0, (raw - 0.12) / 0.5))
+    spans = [Span(t.start, t.end) for t in sorted(found_any.values(), key=lambda t: t.start)]
+    return credit, spans, opposed / total
+
+
+def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
+    """Share of the model answer's numbers (with units) that the answer states as well."""
+    if not numbers:
+        return 0.0
+    distinct: dict[tuple[str, float], Quantity] = {}
+    for quantity in numbers:
+        distinct.setdefault((quantity.unit, round(quantity.value, 9)), quantity)
+    hits = 0
+    for quantity in distinct.values():
+        if any(q.unit == quantity.unit and q.low * 0.9 <= quantity.value <= q.high * 1.1
+               for q in doc.quantities):
+            hits += 1
+    return hits / len(distinct)
+
+
+# --- The engine -------------------------------------------------------------------------
+
+
+@register
+class RubricEngine:
+    name = "rubric"
+    version = "1.0"
+
+    def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
+        doc = analyse(answer or "")
+        if question.reference_only:
+            return self._score_reference(question, doc)
+        return self._score_rubric(question, doc)
+
+    # Rubric mode
+
+    def _score_rubric(self, question: QuestionSpec, doc: Document) -> ScoreOutcome:
+        verdicts: list[CriterionVerdict] = []
+        checks: list[NumberCheck] = []
+        for criterion in question.criteria:
+            if criterion.kind == "numeric":
+                verdict, check = judge_numeric(doc, criterion, question.model_answer)
+                checks.append(check)
+            elif criterion.kind == "pitfall":
+                verdict = judge_pitfall(doc, criterion)
+            else:
+                verdict = judge_concept(doc, criterion)
+            verdicts.append(verdict)
+        positive = [v for v in verdicts if v.kind != "pitfall"]
+        possible = sum(v.weight for v in positive) or 1.0
+        coverage = sum(v.weight * v.credit for v in positive) / possible
+        penalty = sum(v.weight for v in verdicts if v.kind == "pitfall" and v.credit) / possible
+        shaped = min(1.0, coverage / 0.85)
+        total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
+        total = round(min(100.0, max(0.0, total)), 1)
+        feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
+        return self._outcome(question, total, verdicts, checks, feedback)
+
+    def _rubric_feedback(self, question: QuestionSpec, doc: Document,
+                         verdicts: list[CriterionVerdict], checks: list[NumberCheck],
+                         total: float) -> dict:
+        strengths = [v.feedback for v in verdicts
+                     if v.kind != "pitfall" and v.verdict == "made" and v.feedback]
+        misses = [v.feedback for v in verdicts
+                  if (v.kind == "pitfall" and v.verdict == "made")
+                  or (v.kind != "pitfall" and v.verdict != "made")]
+        calculations = calculation_feedback(doc)
+        for check in checks:
+            if check.found_value is not None and not check.within_tolerance:
+                calculations.append(
+                    f"{check.criterion_key}: you gave {check.found_text}; expected "
+                    f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%).")
+        missed = sorted(
+            (v for v in verdicts if v.kind != "pitfall" and v.verdict != "made"),
+            key=lambda v: (-v.weight * (1 - v.credit), verdicts.index(v)))
+        focus = missed[0] if missed else None
+        spec = next((c for c in question.criteria if focus and c.key == focus.key), None)
+        pushback = _pick_pushback(question.pushback, spec) if spec else None
+        made = sum(1 for v in verdicts if v.kind != "pitfall" and v.verdict == "made")
+        count = sum(1 for v in verdicts if v.kind != "pitfall")
+        summary = f"Made {made} of {count} points; score {total:.0f}/100."
+        if focus:
+            summary += f" Most important gap: {focus.label}."
+        return {"strengths": strengths, "misses": misses, "pushback": pushback,
+                "calculations": calculations, "summary": summary}
+
+    # Reference-only mode
+
+    def _score_reference(self, question: QuestionSpec, doc: Document) -> ScoreOutcome:
+        pseudo, numbers = reference_criteria(question.model_answer)
+        verdicts: list[CriterionVerdict] = []
+        weighted = 0.0
+        opposed = 0.0
+        possible = sum(p.weight for p in pseudo) or 1.0
+        for criterion in pseudo:
+            credit, spans, negated_share = judge_pseudo(doc, criterion)
+            weighted += criterion.weight * credit
+            opposed += criterion.weight * negated_share
+            verdict = ("made" if credit >= 0.7 else "partly" if credit >= 0.3
+                       else "contradicted" if negated_share >= 0.3 else "missed")
+            verdicts.append(CriterionVerdict(
+                key=criterion.key, label=criterion.label, kind="concept", verdict=verdict,
+                weight=round(criterion.weight, 3), credit=round(credit, 3),
+                evidence=spans if verdict in {"made", "partly"} else [],
+                feedback=_reference_feedback(criterion.label, verdict),
+            ))
+        concept = weighted / possible
+        numeric = number_coverage(doc, numbers)
+        coverage = 0.8 * concept + 0.2 * numeric if numbers else concept
+        wrong = sum(1 for c in doc.calculations if not c.correct)
+        coverage *= 0.6 ** wrong  # a wrong result of its own arithmetic costs the result credit
+        coverage -= 0.5 * opposed / possible
+        shaped = min(1.0, max(0.0, coverage) / 0.6)
+        total = 100 * shaped * reasoning_factor(doc) * length_factor(doc)
+        total = round(min(100.0, max(0.0, total)), 1)
+        gaps = sorted((v for v in verdicts if v.verdict != "made"),
+                      key=lambda v: (-(v.weight * (1 - v.credit)), v.key))
+        focus = gaps[0] if gaps else None
+        pushback = _pick_pushback(question.pushback, CriterionSpec(
+            key=focus.key, label=focus.label)) if focus else None
+        covered = sum(v.verdict == "made" for v in verdicts)
+        feedback = {
+            "strengths": [v.feedback for v in verdicts if v.verdict == "made"],
+            "misses": [v.feedback for v in gaps[:4]],
+            "pushback": pushback,
+            "calculations": calculation_feedback(doc),
+            "summary": (f"Scored against the model answer: covered {covered} of "
+                        f"{len(verdicts)} of its points; score {total:.0f}/100."),
+        }
+        return self._outcome(question, total, verdicts, [], feedback)
+
+    def _outcome(self, question: QuestionSpec, total: float, verdicts: list[CriterionVerdict],
+                 checks: list[NumberCheck], feedback: dict) -> ScoreOutcome:
+        return ScoreOutcome(
+            total=total, rating=rating_for_total(total), criteria=verdicts, numbers=checks,
+            feedback=feedback, engine=self.name, engine_version=self.version,
+            rubric_version=question.rubric_version,
+        )
+
+
+def _reference_feedback(label: str, verdict: str) -> str:
+    if verdict == "made":
+        return f"Covered: {label}"
+    if verdict == "contradicted":
+        return f"You dismissed a point the model answer makes: {label}"
+    if verdict == "partly":
+        return f"Partly covered: {label}"
+    return f"Not covered: {label}"
+
+
+def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec) -> str | None:
+    """The pushback line that shares most words with the criterion it should probe."""
+    if not lines:
+        return None
+    wanted = {t.key for t in tokenize(" ".join(
+        [criterion.label, criterion.checks, criterion.feedback_miss, *criterion.phrases]))
+        if t.content}
+    scored = [(len(wanted & {t.key for t in tokenize(line) if t.content}), -i, line)
+              for i, line in enumerate(lines)]
+    best = max(scored)
+    return best[2] if best[0] > 0 else lines[0]
+
+
+def word_overlap(reference: str, answer: str) -> float:
+    """Baseline: Jaccard similarity of stemmed content words."""
+    a = {t.key for t in tokenize(reference) if t.content}
+    b = {t.key for t in tokenize(answer) if t.content}
+    return len(a & b) / len(a | b) if a | b else 0.0

@@ -1,0 +1,344 @@
+"""Text helpers for the scoring engines: tokens with offsets, a small stemmer, a domain
+thesaurus, sentence and clause splitting, negation scopes and reasoning markers.
+
+Plain Python and deterministic. Stemming is a small suffix stripper: it only has to map the
+same word family to the same key on both sides of a comparison, not to be linguistically right.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Words (letters, digits, µ) with an optional contraction; hyphens and slashes split words so
+# "per-stage" matches "per stage".
+_WORD_RE = re.compile(r"[A-Za-z0-9µμ]+(?:['’][A-Za-z]+)?")
+
+STOPWORDS = frozenset(
+    [
+        "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and",
+        "any", "are", "as", "at", "be", "been", "before", "being", "below", "between", "both",
+        "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each",
+        "either", "else", "etc", "even", "ever", "every", "few", "for", "from", "further",
+        "get", "gets", "got", "had", "has", "have", "having", "he", "her", "here", "hers",
+        "him", "his", "how", "i", "i'd", "i'll", "i'm", "i've", "id", "if", "in", "into", "is",
+        "it", "it's", "its", "itself", "just", "let", "me", "more", "most", "much", "must",
+        "my", "myself", "nor", "of", "off", "on", "once", "one", "only", "or", "other", "our",
+        "ours", "out", "over", "own", "per", "quite", "rather", "really", "same", "she",
+        "should", "so", "some", "such", "than", "that", "that's", "the", "their", "theirs",
+        "them", "then", "there", "there's", "these", "they", "this", "those", "through", "thus",
+        "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we", "we'd",
+        "we'll", "we're", "we've", "were", "what", "when", "where", "which", "while", "who",
+        "whom", "why", "will", "with", "within", "would", "you", "you'd", "your", "yours",
+        "yourself", "e", "g", "ie", "eg", "vs", "like", "well", "way", "ok", "okay", "yes"
+    ]
+)
+
+# Words so common in interview answers that they say little about which point is being made.
+GENERIC = frozenset(
+    [
+        "use", "using", "used", "make", "makes", "making", "need", "needs", "want", "think",
+        "go", "going", "say", "basic", "basically", "thing", "things", "lot", "lots", "stuff",
+        "probably", "maybe", "actually", "first", "second", "third", "then", "next", "finally",
+        "start", "starts", "good", "better", "best", "sure", "keep", "kept", "set", "sets",
+        "put", "take", "takes", "look", "looks", "see", "pretty", "something", "anything",
+        "everything", "someone", "approach", "option", "options", "case", "cases", "way",
+        "really", "kind", "sort", "type", "important", "main", "key", "point", "points", "also"
+    ]
+)
+
+# Negators that scope forward to the end of their clause.
+_FORWARD_NEGATORS = frozenset(
+    [
+        "not", "no", "never", "without", "skip", "skipping", "skipped", "ignore", "ignoring",
+        "nothing", "none", "neither", "nor", "cannot", "dont", "don't", "wouldnt", "wouldn't",
+        "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't", "didnt",
+        "didn't", "shouldnt", "shouldn't", "arent", "aren't", "wasnt", "wasn't", "werent",
+        "weren't", "needn't", "neednt"
+    ]
+)
+# "no more than", "not only" etc. limit or extend a claim rather than reject it.
+_NOT_NEGATING_AFTER = frozenset(
+    [
+        "more", "less", "higher", "lower", "worse", "better", "later", "earlier", "longer",
+        "shorter", "matter", "only", "just", "doubt", "exceed", "exceeding", "above", "below",
+        "than", "much"
+    ]
+)
+# Dismissals that look back over their own clause: "... is overkill", "... so I'd ignore it".
+_BACKWARD_DISMISSALS = (
+    ("overkill",), ("unnecessary",), ("negligible",), ("irrelevant",), ("pointless",),
+    ("noise",), ("not", "needed"), ("not", "worth"), ("ignore", "it"), ("ignore", "them"),
+    ("skip", "it"), ("skip", "them"), ("waste",), ("just", "extra"), ("not", "necessary"),
+    ("no", "need"), ("not", "a", "concern"), ("doesn't", "matter"), ("dont", "matter"),
+    ("don't", "matter"), ("isn't", "needed"), ("not", "important"),
+)
+_CLAUSE_BREAK_WORDS = frozenset(
+    [
+        "but", "however", "although", "though", "whereas", "because", "since", "so", "which",
+        "instead", "otherwise"
+    ]
+)
+_CLAUSE_BREAK_CHARS = ",;:()[]!?\n"
+
+# Domain thesaurus: several ways of saying one thing map onto one key (longest match first).
+_THESAURUS_RAW: dict[str, tuple[str, ...]] = {
+    "gpu": ("gpu", "gpus", "accelerator", "accelerators", "card", "cards"),
+    "p99": ("99th percentile", "99 out of every 100", "99 out of 100"),
+    "p95": ("95th percentile",),
+    "percentile": ("percentiles", "tail latency", "slow tail", "the tail"),
+    "fp16": ("half precision", "16-bit", "16 bit", "bf16"),
+    "quantiz": ("int8", "fp8", "8-bit", "8 bit", "quantization", "quantize", "quantized",
+                "quantise", "quantised", "quantisation"),
+    "token": ("word-piece", "word-pieces", "word piece", "word pieces", "tokens"),
+    "kvcache": ("kv cache", "kv-cache", "attention memory", "key value cache"),
+    "rollback": ("roll back", "rolls back", "rolled back", "revert", "reverts", "reverted",
+                 "point traffic back", "flips weights back", "shifts weights back"),
+    "wer": ("word error rate", "words wrong"),
+    "rtf": ("real-time factor", "real time factor", "compute per audio second",
+            "seconds of compute per second of speech"),
+    "headroom": ("buffer", "margin", "slack", "room for"),
+    "killswitch": ("kill switch", "kill-switch", "on/off switch", "off switch"),
+    "flag": ("feature flag", "feature flags", "flags"),
+    "qps": ("rps", "requests per second", "requests/sec", "requests a second",
+            "requests/s", "req/s", "queries per second"),
+    "measur": ("benchmark", "benchmarks", "benchmarked", "profiling", "profiled", "profile",
+               "measured", "measure"),
+    "launch": ("dispatch", "dispatching"),
+    "fallback": ("default score", "last-known score", "fallback score", "default"),
+    "compil": ("compile", "compiles", "compiled", "recompile", "rebuild", "rebuilt",
+               "rebuilds", "compilation"),
+    "ms": ("milliseconds", "millisecond"),
+    "batch": ("batching", "batches", "batched", "grouping requests", "requests together"),
+    "shadow": ("shadowing", "mirrored traffic", "mirror traffic", "runs silently"),
+    "canary": ("canaries", "sliver of users", "small percentage", "few percent"),
+    "region": ("regions", "zone", "zones", "az", "azs", "availability zone", "cell", "cells",
+               "failure domain", "failure domains"),
+    "error": ("errors", "failure", "failures", "failed", "5xx"),
+}
+
+
+def _build_thesaurus() -> dict[tuple[str, ...], str]:
+    table: dict[tuple[str, ...], str] = {}
+    for key, variants in _THESAURUS_RAW.items():
+        for variant in variants:
+            words = tuple(w.lower().replace("’", "'") for w in _WORD_RE.findall(variant))
+            table[words] = key
+    return table
+
+
+_THESAURUS = _build_thesaurus()
+_THESAURUS_MAX = max(len(k) for k in _THESAURUS)
+
+_SUFFIXES = (
+    ("izations", ""), ("ization", ""), ("isation", ""), ("ational", "ate"), ("ations", ""),
+    ("ation", ""), ("nesses", ""), ("ness", ""), ("ments", ""), ("ment", ""), ("ities", ""),
+    ("ity", ""), ("ingly", ""), ("ings", ""), ("ing", ""), ("edly", ""), ("ies", "y"),
+    ("ied", "y"), ("sses", "ss"), ("ers", ""), ("izes", ""), ("ize", ""), ("ise", ""),
+    ("ed", ""), ("er", ""), ("ly", ""), ("es", ""), ("s", ""),
+)
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Strip common English suffixes so a word family shares one key."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    for _ in range(2):
+        for suffix, replacement in _SUFFIXES:
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+                if suffix == "s" and w.endswith(("ss", "us", "is")):
+                    continue
+                w = w[: -len(suffix)] + replacement
+                break
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    if len(w) > 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]
+    return w
+
+
+@dataclass
+class Token:
+    text: str  # as written (for multi-word thesaurus hits, the words joined by spaces)
+    lower: str
+    key: str  # stemmed or thesaurus key
+    start: int
+    end: int
+    content: bool  # not a stopword, not a bare number
+    negated: bool = False
+    sentence: int = 0
+
+
+def _raw_words(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens with character offsets, thesaurus keys and negation flags."""
+    words = _raw_words(text)
+    tokens: list[Token] = []
+    i = 0
+    while i < len(words):
+        matched = False
+        for size in range(min(_THESAURUS_MAX, len(words) - i), 0, -1):
+            seq = tuple(w[0].lower().replace("’", "'") for w in words[i : i + size])
+            key = _THESAURUS.get(seq)
+            # Only join words that are not separated by a sentence break.
+            if key and (size == 1 or _joinable(text, words[i][1], words[i + size - 1][2])):
+                start, end = words[i][1], words[i + size - 1][2]
+                tokens.append(Token(text[start:end], " ".join(seq), key, start, end, True))
+                i += size
+                matched = True
+                break
+        if matched:
+            continue
+        word, start, end = words[i]
+        lower = word.lower().replace("’", "'")
+        content = lower not in STOPWORDS and not lower[0].isdigit()
+        tokens.append(Token(word, lower, stem(lower), start, end, content))
+        i += 1
+    _mark_sentences(text, tokens)
+    _mark_negation(text, tokens)
+    return tokens
+
+
+def _joinable(text: str, start: int, end: int) -> bool:
+    return not any(ch in ".;:\n" for ch in text[start:end])
+
+
+# --- Sentences ----------------------------------------------------------------------------
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\-•*])|\n\s*")
+_ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.")
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences (and list items, one per line) with their character offsets."""
+    sentences: list[Sentence] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        chunk_end = match.start()
+        if text[start:chunk_end].lower().endswith(_ABBREVIATIONS):
+            continue
+        _add_sentence(text, start, chunk_end, sentences)
+        start = match.end()
+    _add_sentence(text, start, len(text), sentences)
+    return sentences
+
+
+def _add_sentence(text: str, start: int, end: int, out: list[Sentence]) -> None:
+    chunk = text[start:end]
+    stripped = chunk.strip()
+    if not stripped:
+        return
+    lead = len(chunk) - len(chunk.lstrip())
+    begin = start + lead
+    out.append(Sentence(begin, begin + len(stripped), stripped))
+
+
+def _mark_sentences(text: str, tokens: list[Token]) -> None:
+    sentences = split_sentences(text)
+    index = 0
+    for token in tokens:
+        while index < len(sentences) - 1 and token.start >= sentences[index].end:
+            index += 1
+        token.sentence = index
+
+
+# --- Negation -----------------------------------------------------------------------------
+
+
+def _breaks_between(text: str, left: Token, right: Token) -> bool:
+    return any(ch in _CLAUSE_BREAK_CHARS or ch == "." for ch in text[left.end : right.start])
+
+
+_PAREN_RE = re.compile(r"\(([^()\n]{0,200})\)")
+
+
+def _without_asides(text: str) -> str:
+    """Blank out parenthesised asides (same length) so a scope runs across them."""
+    return _PAREN_RE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _mark_negation(text: str, tokens: list[Token]) -> None:
+    """Flag tokens a negator or dismissal puts out of the candidate's claim."""
+    n = len(tokens)
+    text = _without_asides(text)
+    for i, token in enumerate(tokens):
+        if token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i):
+            _negate_forward(text, tokens, i)
+    for i in range(n):
+        for pattern in _BACKWARD_DISMISSALS:
+            size = len(pattern)
+            if tuple(t.lower for t in tokens[i : i + size]) == pattern:
+                _negate_backward(text, tokens, i)
+                if pattern[0] in {"no", "not"}:
+                    _negate_forward(text, tokens, i + size - 1)
+
+
+def _limiting(tokens: list[Token], index: int) -> bool:
+    following = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+    return following in _NOT_NEGATING_AFTER
+
+
+def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
+    for j in range(index + 1, min(len(tokens), index + 12)):
+        boundary = tokens[j].lower in _CLAUSE_BREAK_WORDS
+        if boundary or _breaks_between(text, tokens[j - 1], tokens[j]):
+            break
+        tokens[j].negated = True
+
+
+def _negate_backward(text: str, tokens: list[Token], index: int) -> None:
+    for j in range(index - 1, max(-1, index - 16), -1):
+        if _breaks_between(text, tokens[j], tokens[j + 1]):
+            break
+        if tokens[j].lower in {"but", "however", "although", "whereas"}:
+            break
+        tokens[j].negated = True
+
+
+# --- Reasoning ----------------------------------------------------------------------------
+
+_REASONING_RE = re.compile(
+    r"\b(because|since|so that|so|which means|that means|meaning|therefore|hence|thus|"
+    r"trade-?offs?|trade offs?|at the cost of|the cost is|but|however|otherwise|which is why|"
+    r"instead|rather than|unless|if|whereas|assuming|depends on|in exchange|the catch|"
+    r"as long as|only if|until|means)\b|->|=>|→|≈|÷|(?<=\d)\s*[=/x×*]\s*(?=[~$]?\d)",
+    re.IGNORECASE,
+)
+
+
+def reasoning_markers(text: str) -> list[tuple[int, int]]:
+    """Spans of words and symbols that carry reasons, consequences or arithmetic."""
+    return [(m.start(), m.end()) for m in _REASONING_RE.finditer(text)]
+
+
+def function_word_ratio(tokens: list[Token]) -> float:
+    """Share of tokens that are function words: prose sits near 0.4, a bare term list near 0."""
+    words = [t for t in tokens if not t.lower[0].isdigit()]
+    if not words:
+        return 0.0
+    return sum(1 for t in words if t.lower in STOPWORDS) / len(words)
+
+
+def content_keys(text: str) -> list[str]:
+    return [t.key for t in tokenize(text) if t.content]
+
+
+def normalise_whitespace(text: str) -> str:
+    """Collapse whitespace and straighten quotes, for matching prompts across sources."""
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    return " ".join(text.split()).strip()

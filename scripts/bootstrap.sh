@@ -1,0 +1,21 @@
+# Shared by scripts/run and scripts/test: a virtual environment with pinned dependencies.
+# Re-running is cheap: pip skips what is already installed at the pinned version.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+
+bootstrap_venv() {  # $1: requirements file
+  local requirements="$1"
+  if [ ! -x .venv/bin/python ]; then
+    echo "==> Creating .venv with $($PYTHON --version)"
+    "$PYTHON" -m venv .venv
+  fi
+  local stamp=".venv/.installed-$(basename "$requirements")"
+  if [ ! -f "$stamp" ] || [ "$requirements" -nt "$stamp" ] || [ requirements.txt -nt "$stamp" ]; then
+    echo "==> Installing $requirements"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    touch "$stamp"
+  fi
+}

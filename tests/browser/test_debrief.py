@@ -1,0 +1,99 @@
+"""Browser: a finished loop's debrief updates itself, shows the panel, tally and chart, prints.
+
+Self-contained: the finished loop is built in the database (no dependency on the loop UI), and
+the Chromium launch arguments are set here in case tests/browser/conftest.py does not exist.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from scoring import reports
+from scoring.models import Debrief
+from tests.factories import UserFactory
+from tests.scoring.test_reports import build_finished_loop
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+ARTIFACTS = Path(os.environ.get("MOCKLOOP_SCREENSHOTS", "/tmp/mockloop-debrief"))  # noqa: S108
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium",
+            "args": ["--headless", "--no-sandbox", "--disable-gpu",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--no-first-run", "--disable-quic"]}
+
+
+def log_in(page: Page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+
+
+def test_debrief_updates_itself_then_shows_panel_tally_chart_and_prints(page: Page, live_server):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    candidate = UserFactory(username="browser_candidate")
+    loop = build_finished_loop(candidate, quality="strong", follow_up_on=(2,))
+    debrief = reports.debrief_request(loop=loop)  # on_commit enqueue: no worker consumes it
+    log_in(page, live_server, "browser_candidate")
+
+    page.goto(f"{live_server.url}{reverse('scoring:debrief', args=[loop.public_id])}")
+    expect(page.get_by_text("The panel is meeting")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "debrief-pending.png"), full_page=True)
+
+    reports.debrief_build(debrief_id=debrief.pk)  # as the task would; the page polls every 2s
+    expect(page.get_by_test_id("tally")).to_contain_text("5-0 to hire", timeout=10_000)
+    expect(page.get_by_role("status").first).to_contain_text("The debrief is ready")
+    expect(page.locator(".panel-votes > li")).to_have_count(5)
+    chart = page.get_by_role("img", name="Score per topic (0 to 100)")
+    expect(chart).to_be_visible()
+    expect(page.get_by_role("table").first).to_contain_text("Topic 0")
+    page.screenshot(path=str(ARTIFACTS / "debrief-ready.png"), full_page=True)
+
+    page.emulate_media(media="print")
+    expect(page.locator(".site-header")).to_be_hidden()
+    expect(page.get_by_role("button", name="Print")).to_be_hidden()
+    expect(page.get_by_test_id("tally")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "debrief-print.png"), full_page=True)
+    pdf = page.pdf(path=str(ARTIFACTS / "debrief-print.pdf"), format="A4")
+    assert pdf.startswith(b"%PDF")
+    assert Debrief.objects.get(pk=debrief.pk).status == Debrief.Status.READY
+
+
+def test_rejected_debrief_and_progress_page(page: Page, live_server):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    candidate = UserFactory(username="browser_candidate2")
+    for quality in ("empty", "mixed", "strong"):
+        loop = build_finished_loop(candidate, quality=quality)
+        reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk)
+    log_in(page, live_server, "browser_candidate2")
+    page.goto(f"{live_server.url}{reverse('scoring:debrief', args=[loop.public_id])}")
+    expect(page.get_by_test_id("tally")).to_contain_text("to hire")
+    first = candidate.loops.order_by("started_at").first()
+    page.goto(f"{live_server.url}{reverse('scoring:debrief', args=[first.public_id])}")
+    expect(page.get_by_test_id("tally")).to_contain_text("0-5 to reject")
+    expect(page.get_by_role("heading", name="Practise these first")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "debrief-reject.png"), full_page=True)
+    page.goto(f"{live_server.url}{reverse('scoring:progress')}")
+    expect(page.get_by_role("img", name="Scores over time, overall and per topic (0 to 100)")
+           ).to_be_visible()
+    expect(page.get_by_role("heading", name="Your weakest criteria")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "progress.png"), full_page=True)
+
+
+def test_another_candidate_cannot_open_the_debrief(page: Page, live_server):
+    owner = UserFactory(username="owner_c")
+    UserFactory(username="intruder_c")
+    loop = build_finished_loop(owner)
+    log_in(page, live_server, "intruder_c")
+    response = page.goto(f"{live_server.url}{reverse('scoring:debrief', args=[loop.public_id])}")
+    assert response is not None and response.status == 404

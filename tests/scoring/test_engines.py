@@ -1,0 +1,236 @@
+"""The rubric engine on small hand-built questions (no database, no bank file)."""
+
+from __future__ import annotations
+
+from scoring.engines.base import CriterionSpec, QuestionSpec, get_engine
+from scoring.engines.rubric import RubricEngine, word_overlap
+from scoring.engines.text import tokenize
+
+LATENCY = QuestionSpec(
+    prompt="What latency budget would you set for a model that must return scores within 20ms?",
+    model_answer=(
+        "The 20ms is the caller's contract, so I'd set an internal target of about 15ms p99, "
+        "keeping 5ms of headroom for network jitter. Kernel launch overhead adds about 2ms per "
+        "call, which is why CUDA graphs pay off. Bigger batches raise GPU utilization but add "
+        "queueing delay, so I'd cap the batch wait at 2ms."
+    ),
+    criteria=(
+        CriterionSpec("headroom", "Leaves headroom under the 20ms contract", weight=2,
+                      phrases=("headroom for network jitter", "buffer under the contract"),
+                      feedback_hit="Good: you kept headroom under the contract.",
+                      feedback_miss="Keep headroom under the caller's 20ms."),
+        CriterionSpec("launch", "Budgets GPU kernel launch overhead", weight=2,
+                      phrases=("kernel launch overhead", "fixed cost of dispatching each GPU call"),
+                      feedback_hit="Good: you budgeted launch overhead.",
+                      feedback_miss="Budget the fixed per-call GPU launch overhead."),
+        CriterionSpec("batching", "Batching trades throughput for queueing delay", weight=2,
+                      phrases=("bigger batches add queueing delay", "cap the batch wait")),
+        CriterionSpec("target", "Sets an internal target of about 15ms", kind="numeric",
+                      weight=2, phrases=("internal target",), expected_value=15, unit="ms",
+                      tolerance_percent=10),
+        CriterionSpec("ignores-launch", "Dismisses launch overhead", kind="pitfall", weight=1,
+                      phrases=("ignore launch overhead", "no kernel launch overhead")),
+    ),
+    pushback=(
+        "What happens to your budget when the network wobbles?",
+        "Where does the fixed per-call GPU launch cost go in your budget?",
+    ),
+)
+
+CANARY = QuestionSpec(
+    prompt="Describe a canary rollout strategy.",
+    criteria=(
+        CriterionSpec("bake", "Waits a bake window after each step", weight=2,
+                      phrases=("bake window", "let caches warm before judging")),
+        CriterionSpec("rollback", "Rolls back automatically", weight=2,
+                      phrases=("automatic rollback", "auto rollback")),
+        CriterionSpec("skips-bake", "Skips the bake window", kind="pitfall", weight=1,
+                      phrases=("no bake window", "skip the bake window")),
+    ),
+)
+
+GPU_COUNT = QuestionSpec(
+    prompt="Estimate the number of A100 GPUs needed to serve a 7B model at 50k QPS.",
+    model_answer="Measured 40 QPS per GPU, so 50,000 / 40 = 1,250 GPUs.",
+    criteria=(
+        CriterionSpec("per-gpu", "Starts from measured per-GPU QPS", weight=1,
+                      phrases=("measured QPS per GPU", "benchmark per GPU")),
+        CriterionSpec("count", "Reaches about 1,250 GPUs", kind="numeric", weight=3,
+                      phrases=("50,000 / 40", "divide peak QPS by per-GPU QPS"),
+                      expected_value=1250, unit="GPUs", tolerance_percent=10),
+    ),
+)
+
+STRONG = (
+    "The 20ms is the caller's contract, so I'd set an internal target of 15ms p99 and keep 5ms "
+    "of headroom for network jitter we don't control. Kernel launch overhead costs about 2ms "
+    "per call, which is why CUDA graphs are worth it. Bigger batches raise utilization but add "
+    "queueing delay, so I'd cap the batch wait at 2ms."
+)
+PARAPHRASE = (
+    "I'd aim at an internal target near 15ms, leaving a buffer under the contract because the "
+    "hops wobble. Every call to the GPU has a fixed cost of dispatching the work, about 2ms, "
+    "so that comes out of compute. Bigger batches keep the card busy but add queueing delay, "
+    "so I'd cap the batch wait."
+)
+
+
+def engine() -> RubricEngine:
+    return RubricEngine()
+
+
+def verdict(outcome, key: str):
+    return next(v for v in outcome.criteria if v.key == key)
+
+
+def test_registered_as_default_engine() -> None:
+    assert isinstance(get_engine("rubric"), RubricEngine)
+
+
+def test_strong_answer_scores_high() -> None:
+    outcome = engine().score(LATENCY, STRONG)
+    assert outcome.total >= 80
+    assert outcome.rating == 4
+
+
+def test_paraphrase_is_credited() -> None:
+    outcome = engine().score(LATENCY, PARAPHRASE)
+    assert verdict(outcome, "launch").verdict == "made"
+    assert verdict(outcome, "headroom").verdict == "made"
+    assert outcome.total >= 60
+
+
+def test_point_mentioned_only_to_reject_it_earns_nothing() -> None:
+    outcome = engine().score(CANARY, "Ramp 5 -> 50 -> 100 with auto rollback on 5xx spikes. "
+                                     "I wouldn't bother with a bake window, metrics are instant.")
+    bake = verdict(outcome, "bake")
+    assert bake.verdict == "contradicted"
+    assert bake.credit == 0
+    assert verdict(outcome, "rollback").verdict == "made"
+
+
+def test_rejecting_a_point_can_trigger_a_pitfall() -> None:
+    rejected = engine().score(CANARY, "Auto rollback on errors. I'd skip the bake window though.")
+    kept = engine().score(CANARY, "Auto rollback on errors, after a 15 minute bake window.")
+    assert verdict(rejected, "skips-bake").verdict == "made"
+    assert verdict(kept, "skips-bake").verdict == "missed"
+    assert rejected.total < kept.total
+
+
+def test_dismissal_after_the_point_is_a_rejection() -> None:
+    outcome = engine().score(LATENCY, "Kernel launch overhead is microseconds so I'd ignore it.")
+    assert verdict(outcome, "launch").verdict == "contradicted"
+
+
+def test_bare_buzzword_list_scores_below_reasoned_answer() -> None:
+    buzzwords = ("headroom, network jitter, kernel launch overhead, batching, queueing delay, "
+                 "batch wait, internal target, p99, CUDA graphs")
+    listed = engine().score(LATENCY, buzzwords)
+    reasoned = engine().score(LATENCY, STRONG)
+    assert listed.total < 50
+    assert reasoned.total - listed.total >= 30
+
+
+def test_numeric_criterion_within_tolerance_is_made() -> None:
+    outcome = engine().score(GPU_COUNT, "Measured QPS per GPU is 40, so 50,000 / 40 = 1,250 GPUs.")
+    assert verdict(outcome, "count").verdict == "made"
+    [check] = outcome.numbers
+    assert check.within_tolerance
+    assert check.found_value == 1250
+
+
+def test_right_method_wrong_arithmetic_gets_method_credit_only() -> None:
+    outcome = engine().score(GPU_COUNT, "Measured QPS per GPU is 40, so 50,000 / 40 = 125 GPUs.")
+    count = verdict(outcome, "count")
+    assert count.verdict == "partly"
+    assert 0 < count.credit < 1
+    [check] = outcome.numbers
+    assert check.method_credit
+    assert not check.within_tolerance
+    assert check.found_value == 125
+
+
+def test_calculation_feedback_shows_both_results() -> None:
+    outcome = engine().score(GPU_COUNT, "Measured QPS per GPU is 40, so 50,000 / 40 = 125 GPUs.")
+    text = " ".join(outcome.feedback["calculations"])
+    assert "50,000 / 40 = 125" in text
+    assert "1,250" in text
+
+
+def test_wrong_number_without_method_gets_nothing() -> None:
+    outcome = engine().score(GPU_COUNT, "Spec sheet says 312 TFLOPS, so about 20 GPUs.")
+    assert verdict(outcome, "count").credit == 0
+
+
+def test_off_topic_empty_and_near_empty_score_near_zero() -> None:
+    off_topic = ("I'd use XGBoost and tune hyperparameters with Optuna, and spend most time on "
+                 "feature engineering because that moves AUC.")
+    for answer in (off_topic, "", "   ", "headroom"):
+        assert engine().score(LATENCY, answer).total <= 10, answer
+
+
+def test_reference_only_mode_scores_against_model_answer() -> None:
+    spec = QuestionSpec(prompt=LATENCY.prompt, model_answer=LATENCY.model_answer)
+    assert spec.reference_only
+    strong = engine().score(spec, STRONG)
+    off = engine().score(spec, "Use Kubernetes with a Helm chart and GitHub Actions for CI.")
+    assert strong.total >= 70
+    assert off.total <= 10
+    assert strong.criteria
+    assert all(v.key.startswith("ref-") for v in strong.criteria)
+
+
+def test_reference_only_mode_beats_word_overlap_on_negation() -> None:
+    spec = QuestionSpec(prompt=LATENCY.prompt, model_answer=LATENCY.model_answer)
+    negated = ("I wouldn't keep headroom for network jitter. Kernel launch overhead is negligible. "
+               "I wouldn't cap the batch wait either.")
+    # Word overlap rewards the rejected points; the engine must not.
+    assert word_overlap(spec.model_answer, negated) > 0.15
+    assert engine().score(spec, negated).total < engine().score(spec, PARAPHRASE).total
+    assert engine().score(spec, negated).total <= 20
+
+
+def test_evidence_spans_point_to_the_matching_text() -> None:
+    outcome = engine().score(LATENCY, STRONG)
+    launch = verdict(outcome, "launch")
+    quoted = " ".join(STRONG[s.start : s.end] for s in launch.evidence).lower()
+    assert "kernel" in quoted
+    assert "launch" in quoted
+    assert "overhead" in quoted
+    target = verdict(outcome, "target")
+    assert any(STRONG[s.start : s.end] == "15ms" for s in target.evidence)
+
+
+def test_no_feedback_praises_a_point_not_made() -> None:
+    answer = "I'd keep 5ms of headroom for network jitter, because the hops wobble."
+    outcome = engine().score(LATENCY, answer)
+    praised = set(outcome.feedback["strengths"])
+    made = {v.feedback for v in outcome.criteria if v.verdict == "made"}
+    assert praised <= made
+    assert "Good: you budgeted launch overhead." not in praised
+    assert "Good: you kept headroom under the contract." in praised
+
+
+def test_pushback_targets_the_most_important_miss() -> None:
+    answer = ("Internal target 15ms p99 with headroom for network jitter; bigger batches add "
+              "queueing delay, so cap the batch wait.")
+    outcome = engine().score(LATENCY, answer)
+    assert outcome.feedback["pushback"] == LATENCY.pushback[1]
+
+
+def test_feedback_has_all_sections() -> None:
+    feedback = engine().score(LATENCY, STRONG).feedback
+    assert set(feedback) == {"strengths", "misses", "pushback", "calculations", "summary"}
+    assert feedback["summary"]
+
+
+def test_deterministic() -> None:
+    first = engine().score(LATENCY, PARAPHRASE).to_dict()
+    second = RubricEngine().score(LATENCY, PARAPHRASE).to_dict()
+    assert first == second
+
+
+def test_negation_scope_stops_at_clause_boundary() -> None:
+    tokens = {t.lower: t.negated for t in tokenize("I wouldn't reserve headroom, but I'd batch.")}
+    assert tokens["headroom"] is True
+    assert tokens["batch"] is False

@@ -1,0 +1,70 @@
+"""Numbers with units and scale, tolerance checks and the candidate's own arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.numbers import find_calculations, find_quantities, within_tolerance
+
+
+def only(text: str):
+    quantities = find_quantities(text)
+    assert len(quantities) == 1, quantities
+    return quantities[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("15ms", 0.015, "s"),
+        ("2 ms", 0.002, "s"),
+        ("1,250 GPUs", 1250, "gpu"),
+        ("50k QPS", 50000, "qps"),
+        ("20%", 20, "%"),
+        ("200us", 0.0002, "s"),
+        ("200µs", 0.0002, "s"),
+        ("45 minutes", 2700, "s"),
+        ("1.5k", 1500, ""),
+        ("$185,000", 185000, "$"),
+        ("120 tokens/s", 120, "token/s"),
+        ("600 RPM", 10, "qps"),
+    ],
+)
+def test_reads_value_scale_and_unit(text: str, value: float, unit: str) -> None:
+    quantity = only(f"about {text} here")
+    assert quantity.value == pytest.approx(value)
+    assert quantity.unit == unit
+
+
+def test_reads_a_range_as_low_and_high() -> None:
+    quantity = only("land around 1,375-1,500 GPUs")
+    assert (quantity.low, quantity.high) == (1375, 1500)
+
+
+def test_model_names_and_percentile_labels_are_not_numbers() -> None:
+    assert find_quantities("p99 on an A100 or a T4 with fp16 and 5xx errors") == []
+
+
+def test_tolerance_uses_units() -> None:
+    quantity = only("target 15ms")
+    assert within_tolerance(quantity, 15, "ms", 10)
+    assert within_tolerance(quantity, 0.015, "s", 10)
+    assert not within_tolerance(quantity, 15, "s", 10)
+    assert not within_tolerance(quantity, 15, "GPUs", 10)
+
+
+def test_tolerance_bounds() -> None:
+    quantity = only("1,400 GPUs")
+    assert within_tolerance(quantity, 1500, "GPUs", 10)
+    assert not within_tolerance(quantity, 1500, "GPUs", 5)
+
+
+def test_wrong_arithmetic_is_found_and_corrected() -> None:
+    [calculation] = find_calculations("So 50,000 / 40 = 125 GPUs.")
+    assert not calculation.correct
+    assert calculation.corrected() == "50,000 / 40 = 1,250"
+
+
+def test_right_arithmetic_passes() -> None:
+    [calculation] = find_calculations("30,000 ÷ 12 = 2,500 T4s")
+    assert calculation.correct
