@@ -239,6 +239,7 @@ def persona_score(persona: Persona, questions: Sequence[QuestionResult]) -> Pers
     # Strict personas punish omissions harder: the bar raiser loses up to 37 points, the peer 19.
     strict = persona.strictness
     value = mean - (10.0 + 30.0 * strict) * omission - (10.0 + 20.0 * strict) * pitfalls
+    value = max(0.0, value)  # clamping is monotone and below every threshold: votes unchanged
     return PersonaScore(round(value, 2), round(mean, 2), round(omission, 4), round(pitfalls, 4))
 
 
@@ -315,20 +316,20 @@ def _short(quote: str, limit: int = 160) -> str:
 
 
 def cite_sentence(cite: Cite, rng: random.Random) -> str:
-    label = _lc_first(cite.label.rstrip("."))
+    label = f"\u201c{cite.label.rstrip('.')}\u201d"
     quote = f' ("{_short(cite.quote)}")' if cite.quote else ""
     if cite.status == "made":
-        options = (f"In Q{cite.position} the candidate made the point: {label}{quote}.",
-                   f"Q{cite.position} earned credit for this: {label}{quote}.")
+        options = (f"In Q{cite.position} they made the point {label}{quote}.",
+                   f"Q{cite.position} earned credit for {label}{quote}.")
     elif cite.status == "partly":
-        options = (f"In Q{cite.position} they partly made the point: {label}{quote}.",
-                   f"Q{cite.position} got part of the way: {label}{quote}.")
+        options = (f"In Q{cite.position} they partly made the point {label}{quote}.",
+                   f"Q{cite.position} got part of the way on {label}{quote}.")
     elif cite.status == "pitfall":
-        options = (f"In Q{cite.position} they fell into a known pitfall: {label}{quote}.",
+        options = (f"In Q{cite.position} they fell into the pitfall {label}{quote}.",
                    f"Q{cite.position} made a claim that costs points: {label}{quote}.")
     else:
-        options = (f"In Q{cite.position} they omitted this: {label}.",
-                   f"Q{cite.position} left out a key point: {label}.")
+        options = (f"In Q{cite.position} they omitted {label}.",
+                   f"Q{cite.position} left out {label}.")
     return rng.choice(options)
 
 
@@ -426,16 +427,23 @@ def decide(votes: Sequence[PersonaVote], rule: str) -> tuple[str, bool]:
     return ("hire" if majority and not vetoed else "reject"), vetoed
 
 
-def _aggregate(pools: Iterable[list[tuple[float, Cite]]]) -> list[Cite]:
-    totals: dict[tuple[int, str], float] = {}
-    cites: dict[tuple[int, str], Cite] = {}
+def _aggregate(pools: Iterable[list[tuple[float, Cite]]]) -> list[tuple[Cite, list[int]]]:
+    """Group the same point across questions (and personas), most important first.
+    Returns each group's first cite with every question position where it applies."""
+    totals: dict[tuple[str, str], float] = {}
+    groups: dict[tuple[str, str], dict[int, Cite]] = {}
     for pool in pools:
         for importance, cite in pool:
-            ident = (cite.position, cite.key)
+            ident = (cite.label.lower(), cite.status)
             totals[ident] = totals.get(ident, 0.0) + importance
-            cites[ident] = cite
-    order = sorted(totals, key=lambda ident: (-totals[ident], ident))
-    return [cites[ident] for ident in order]
+            groups.setdefault(ident, {})[cite.position] = cite
+    order = sorted(totals, key=lambda ident: (-totals[ident], min(groups[ident]), ident))
+    return [(groups[ident][min(groups[ident])], sorted(groups[ident])) for ident in order]
+
+
+def _where(positions: Sequence[int]) -> str:
+    names = [f"Q{p}" for p in positions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Sequence[PersonaVote],
@@ -447,25 +455,25 @@ def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Seque
     if vetoed:
         bar_raiser = next(v for v in votes if v.role == "bar_raiser")
         concern = next((c for c in bar_raiser.cites if c["status"] in ("missing", "pitfall")), None)
-        why = f": {_lc_first(concern['label'])} (Q{concern['position']})" if concern else ""
+        why = f": \u201c{concern['label']}\u201d (Q{concern['position']})" if concern else ""
         factors.append(f"The bar raiser's veto ({bar_raiser.vote_label}){why}.")
     if outcome == "hire":
         pool = _aggregate(_strengths(p.role, p, data.questions) for p in personas)
-        for cite in pool[:2]:
+        for cite, positions in pool[:2]:
             verb = "Made" if cite.status == "made" else "Partly made"
-            factors.append(f"{verb} the point in Q{cite.position}: {_lc_first(cite.label)}.")
+            factors.append(f"{verb} \u201c{cite.label}\u201d in {_where(positions)}.")
             cites.append(cite)
         if scored_topics:
             best = max(scored_topics, key=lambda t: (t["score"], t["slug"]))
             factors.append(f"Strongest topic: {best['title']} at {best['score']:.0f}/100.")
     else:
         pool = _aggregate(_concerns(p.role, p, data.questions) for p in personas)
-        for cite in pool[: 2 if not vetoed else 1]:
+        for cite, positions in pool[: 2 if not vetoed else 1]:
             if cite.status == "pitfall":
-                factors.append(f"Fell into a pitfall in Q{cite.position}: "
-                               f"{_lc_first(cite.label)}.")
+                factors.append(f"Fell into the pitfall \u201c{cite.label}\u201d in "
+                               f"{_where(positions)}.")
             else:
-                factors.append(f"Omitted in Q{cite.position}: {_lc_first(cite.label)}.")
+                factors.append(f"Omitted \u201c{cite.label}\u201d in {_where(positions)}.")
             cites.append(cite)
         if scored_topics:
             worst = min(scored_topics, key=lambda t: (t["score"], t["slug"]))
@@ -523,25 +531,26 @@ def practice_plan(data: PanelInput, personas: Sequence[Persona],
     by_position = {q.position: q for q in data.questions}
     pool = _aggregate(_concerns(p.role, p, data.questions) for p in personas)
     # Partly-made points come after the outright misses.
-    partly = [c for _, c in _strengths("peer", None, data.questions) if c.status == "partly"]
+    pool += _aggregate([[(1.0, c) for _, c in _strengths("peer", None, data.questions)
+                         if c.status == "partly"]])
     plan: list[dict[str, Any]] = []
     seen_labels: set[str] = set()
-    for cite in [*pool, *partly]:
+    for cite, positions in pool:
         if len(plan) == 3:
             break
         if cite.label.lower() in seen_labels:
             continue
         seen_labels.add(cite.label.lower())
         q = by_position[cite.position]
-        verb = {"missing": "Omitted", "pitfall": "Fell into", "partly": "Partly made"}.get(
+        verb = {"missing": "Omitted", "pitfall": "Fell into it", "partly": "Partly made"}.get(
             cite.status, "Practise")
         plan.append({
             "title": cite.label,
-            "why": f"{verb} in Q{cite.position} ({q.topic_title}).",
+            "why": f"{verb} in {_where(positions)}.",
             "topic_slug": q.topic_slug,
             "topic_title": q.topic_title,
             "cite": cite.to_dict(),
-            "questions": _training_questions(data, q),
+            "questions": _training_questions(data, [by_position[p] for p in positions]),
         })
     for topic in sorted((t for t in topics if t["score"] is not None),
                         key=lambda t: (t["score"], t["slug"])):
@@ -554,17 +563,26 @@ def practice_plan(data: PanelInput, personas: Sequence[Persona],
             "topic_slug": topic["slug"],
             "topic_title": topic["title"],
             "cite": None,
-            "questions": _training_questions(data, q),
+            "questions": _training_questions(data, [q]),
         })
     return plan
 
 
-def _training_questions(data: PanelInput, q: QuestionResult) -> list[dict[str, Any]]:
-    linked = [{"question_slug": q.question_slug, "prompt": q.prompt, "topic_slug": q.topic_slug}]
-    for other in data.topic_questions.get(q.topic_slug, ()):
-        if len(linked) == 3:
+def _training_questions(data: PanelInput,
+                        asked: Sequence[QuestionResult]) -> list[dict[str, Any]]:
+    """The loop's own questions where it came up, then the bank's others on the same topic."""
+    linked: list[dict[str, Any]] = []
+    slugs: set[str] = set()
+    for q in asked[:3]:
+        if q.question_slug not in slugs:
+            slugs.add(q.question_slug)
+            linked.append({"question_slug": q.question_slug, "prompt": q.prompt,
+                           "topic_slug": q.topic_slug})
+    for other in data.topic_questions.get(asked[0].topic_slug, ()):
+        if len(linked) >= 4:
             break
-        if other.question_slug != q.question_slug:
+        if other.question_slug not in slugs:
+            slugs.add(other.question_slug)
             linked.append(asdict(other))
     return linked
 

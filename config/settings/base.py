@@ -97,10 +97,12 @@ TEMPLATES = [
     },
 ]
 
+# Local state of the embedded default (SQLite file, demo credentials); not in version control.
+DATA_DIR = Path(os.environ.get("MOCKLOOP_DATA_DIR", BASE_DIR / "var"))
 EMBEDDED_DATABASE = not os.environ.get("DATABASE_URL")
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'var' / 'mockloop.sqlite3'}",
+        default=f"sqlite:///{DATA_DIR / 'mockloop.sqlite3'}",
         conn_max_age=600,
         conn_health_checks=True,
     )
@@ -126,7 +128,8 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # Production swaps in whitenoise's compressed manifest storage (needs collectstatic).
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
 # Cache: Redis when configured (shared login throttling across processes), else local memory.

@@ -12,9 +12,5 @@ from .base import *  # noqa: E402, F403
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
 # Tests talk to a real broker; none of them relies on eager mode.
 CELERY_TASK_ALWAYS_EAGER = False

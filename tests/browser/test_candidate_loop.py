@@ -93,6 +93,7 @@ def test_autosave_survives_a_reload_and_a_lost_connection(page: Page, context, l
 
     # The connection drops while typing; the tab is then closed. Nothing typed is lost.
     context.set_offline(True)
+    page.get_by_label("Your answer").press("Control+End")
     page.get_by_label("Your answer").press_sequentially(" Then batching.")
     expect(page.locator("#draft-status")).to_contain_text("Not saved", timeout=8_000)
     page.close()

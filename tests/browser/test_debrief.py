@@ -31,6 +31,12 @@ def browser_type_launch_args(browser_type_launch_args):
                      "--disable-sync", "--no-first-run", "--disable-quic"]}
 
 
+@pytest.fixture(autouse=True)
+def _no_broker_messages(monkeypatch):
+    """These tests build debriefs themselves; leave nothing queued in Redis for later runs."""
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda *args, **kwargs: None)
+
+
 def log_in(page: Page, live_server, username: str) -> None:
     page.goto(f"{live_server.url}{reverse('login')}")
     page.fill("input[name=username]", username)
@@ -43,7 +49,7 @@ def test_debrief_updates_itself_then_shows_panel_tally_chart_and_prints(page: Pa
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     candidate = UserFactory(username="browser_candidate")
     loop = build_finished_loop(candidate, quality="strong", follow_up_on=(2,))
-    debrief = reports.debrief_request(loop=loop)  # on_commit enqueue: no worker consumes it
+    debrief = reports.debrief_request(loop=loop)
     log_in(page, live_server, "browser_candidate")
 
     page.goto(f"{live_server.url}{reverse('scoring:debrief', args=[loop.public_id])}")
@@ -59,6 +65,7 @@ def test_debrief_updates_itself_then_shows_panel_tally_chart_and_prints(page: Pa
     expect(page.get_by_role("table").first).to_contain_text("Topic 0")
     page.screenshot(path=str(ARTIFACTS / "debrief-ready.png"), full_page=True)
 
+    page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
     page.emulate_media(media="print")
     expect(page.locator(".site-header")).to_be_hidden()
     expect(page.get_by_role("button", name="Print")).to_be_hidden()

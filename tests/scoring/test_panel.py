@@ -29,7 +29,8 @@ TOPICS = [("latency-budgets", "Latency budgets"), ("capacity", "Capacity plannin
           ("rollouts", "Safe rollouts"), ("batching", "Batching"), ("caching", "KV caching")]
 LABELS = [
     "Leaves headroom under the contract", "Sizes the fleet from a measured per-GPU rate",
-    "Adds 20% headroom to the GPU count", "Waits for a stabilization window before judging the canary",
+    "Adds 20% headroom to the GPU count",
+    "Waits for a stabilization window before judging the canary",
     "Defines rollback triggers on p99 and error rate", "Monitors queue depth and alerts on it",
     "Trades batch size against queueing delay", "Plans a load test with per-stage tracing",
     "Caches the KV for shared prefixes", "States the cost per million tokens",
@@ -219,7 +220,7 @@ def test_rationales_cite_only_what_the_candidate_did_or_did_not_do():
         for vote in report["votes"]:
             for (position, _key), criterion in criteria.items():
                 for sentence in re.split(r"(?<=\.) (?=[A-Z])", vote["rationale"]):
-                    if panel._lc_first(criterion.label) not in sentence:
+                    if f"\u201c{criterion.label}\u201d" not in sentence:
                         continue
                     if "omitted" in sentence or "left out" in sentence:
                         assert criterion.is_missing, (seed, sentence)

@@ -20,10 +20,10 @@ DEMO_USERS = {
 
 class Command(BaseCommand):
     help = ("Create a demo admin, interviewer and candidate (once) and print their passwords. "
-            "Passwords are kept in var/demo-credentials.json so re-running changes nothing.")
+            "Passwords are kept in DATA_DIR/demo-credentials.json so re-running changes nothing.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        store = settings.BASE_DIR / "var" / "demo-credentials.json"
+        store = settings.DATA_DIR / "demo-credentials.json"
         store.parent.mkdir(parents=True, exist_ok=True)
         saved: dict[str, str] = json.loads(store.read_text()) if store.exists() else {}
         user_model = get_user_model()
