@@ -6,7 +6,7 @@ middleware, same session lookup), as median and p95, and their ratio.
 
 Run: DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/bench_loop_page.py
      [--candidates 8] [--requests 40] [--past-loops 30]
-It uses (and keeps) a test_* database next to DATABASE_URL's. Prints one JSON object.
+It uses (keeps, and empties first) a test_* database next to DATABASE_URL's. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from socketserver import ThreadingMixIn
+from concurrent.futures import ThreadPoolExecutor
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,8 +46,26 @@ def trivial(request: HttpRequest) -> HttpResponse:
 urlpatterns = [path("bench/trivial/", trivial), path("", include("config.urls"))]
 
 
-class ThreadingServer(ThreadingMixIn, WSGIServer):
-    daemon_threads = True
+class PooledServer(WSGIServer):
+    """A fixed pool of worker threads (like gunicorn's gthread), so each thread keeps its
+    persistent database connection instead of opening one per request."""
+
+    pool_size = 8
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.pool = ThreadPoolExecutor(max_workers=self.pool_size)
+
+    def process_request(self, request, client_address):  # type: ignore[no-untyped-def]
+        self.pool.submit(self._handle, request, client_address)
+
+    def _handle(self, request, client_address):  # type: ignore[no-untyped-def]
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -123,6 +141,9 @@ def main() -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = False
     # Own database: the test_ name of DATABASE_URL's, created and migrated once, then kept.
     connection.creation.create_test_db(verbosity=0, keepdb=True, serialize=False)
+    from django.core.management import call_command
+
+    call_command("flush", interactive=False, verbosity=0)  # a clean slate in the kept db
     from scoring import services as scoring_services
 
     scoring_services._send_score_task = lambda task, answer_id: None  # no broker traffic
@@ -130,9 +151,11 @@ def main() -> None:
 
     from django.core.wsgi import get_wsgi_application
 
+    PooledServer.pool_size = args.candidates
+
     samples: dict[str, list[float]] = {"loop_page": [], "trivial": []}
     server = make_server("127.0.0.1", 0, timed(get_wsgi_application(), samples),
-                         server_class=ThreadingServer, handler_class=QuietHandler)
+                         server_class=PooledServer, handler_class=QuietHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     errors: list[str] = []

@@ -458,13 +458,17 @@ def bank_to_dict(bank: Bank) -> dict[str, Any]:
             "sign_on": [band.sign_on_min, band.sign_on_max],
             "source": band.source_note,
         }
+    topics = list(bank.topics.prefetch_related("questions__criteria").order_by("order", "id"))
+    # PostgreSQL's jsonb does not keep key order, so weights are written in topic order.
+    topic_order = {topic.slug: index for index, topic in enumerate(topics)}
     data["panel"] = [
         {"role": p.role, "name": p.name, "weighs_most": p.weighs_most,
          "strictness": _number(p.strictness),
-         "topic_weights": {k: _number(v) for k, v in p.topic_weights.items()}}
+         "topic_weights": {
+             k: _number(v) for k, v in sorted(p.topic_weights.items(),
+                                              key=lambda item: topic_order.get(item[0], 0))}}
         for p in bank.personas.order_by("id")
     ]
-    topics = bank.topics.prefetch_related("questions__criteria").order_by("order", "id")
     data["topics"] = [
         {"slug": t.slug, "title": t.title, "description": t.description,
          "questions": [_question_to_dict(q) for q in t.questions.all()]}
