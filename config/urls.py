@@ -1,8 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from interviews.views import login_view
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Throttled per account and per address; the rest of Django's auth views as they are.
+    path("accounts/login/", login_view, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("reports/", include("scoring.urls")),
     path("", include("interviews.urls")),

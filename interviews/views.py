@@ -204,8 +204,8 @@ def loop_finish(request: HttpRequest, public_id: Any) -> HttpResponse:
     if loop.status == Loop.Status.EXPIRED:
         messages.error(request, "This loop expired after being left idle, so it has no debrief.")
         return redirect(loop.get_absolute_url())
-    services.loop_finish(loop=loop,
-                         reason="Candidate ended the loop early" if ended_early else "Loop finished")
+    reason = "Candidate ended the loop early" if ended_early else "Loop finished"
+    services.loop_finish(loop=loop, reason=reason)
     url = reverse("scoring:debrief", kwargs={"public_id": loop.public_id})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
@@ -273,7 +273,8 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "position": position, "total": total, "progress": progress,
         "is_open": is_open, "form": form, "follow_up_form": follow_up_form,
         "initial": initial_panel, "follow_up": follow_up_panel, "pushback": pushback,
-        "question_total": question_total, "pending": pending, "announce": announce, "notice": notice,
+        "question_total": question_total, "pending": pending,
+        "announce": announce, "notice": notice,
         "remaining": remaining, "deadline": deadline,
         "remaining_label": _clock(remaining) if remaining is not None else "",
         "limit_minutes": round(loop_question.time_limit_seconds / 60), "poll_seconds": POLL_SECONDS,

@@ -80,6 +80,17 @@ def mae_by_group(predicted: Sequence[float], actual: Sequence[float],
     return {g: mean(errors[g]) for g in sorted(errors)}
 
 
+def mean_signed_error_by_group(predicted: Sequence[float], actual: Sequence[float],
+                               groups: Sequence[str]) -> dict[str, float]:
+    """Mean of predicted - actual per group: positive means the group is over-scored."""
+    _check(predicted, actual)
+    _check(predicted, groups)
+    errors: dict[str, list[float]] = {}
+    for p, a, g in zip(predicted, actual, groups, strict=True):
+        errors.setdefault(g, []).append(p - a)
+    return {g: mean(errors[g]) for g in sorted(errors)}
+
+
 def quadratic_weighted_kappa(a: Sequence[int], b: Sequence[int], min_rating: int = 1,
                              max_rating: int = 4) -> float:
     """Cohen's kappa with quadratic weights between two raters on an integer scale."""
@@ -116,5 +127,10 @@ def agreement_report(totals: Sequence[float], scores: Sequence[float],
         "pearson": round(pearson(totals, scores), 4),
         "spearman": round(spearman(totals, scores), 4),
         "rmse": round(rmse(fitted, scores), 4),
+        "slope": round(slope, 6),
+        "intercept": round(intercept, 4),
         "mae_by_kind": {k: round(v, 4) for k, v in mae_by_group(fitted, scores, groups).items()},
+        "mean_signed_error_by_kind": {
+            k: round(v, 4)
+            for k, v in mean_signed_error_by_group(fitted, scores, groups).items()},
     }

@@ -162,6 +162,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "scoring.tasks.sweep_stuck",
         "schedule": crontab(minute="*/2"),
     },
+    "expire-idle-loops": {
+        "task": "interviews.tasks.expire_idle_loops",
+        "schedule": crontab(minute="*/15"),
+    },
 }
 
 # Product settings.

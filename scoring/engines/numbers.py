@@ -233,3 +233,116 @@ def _evaluate(values: list[float], operators: list[str]) -> float | None:
         else:
             total -= value
     return total
+
+
+# --- Arithmetic written in prose -----------------------------------------------------------
+
+_RATE_RE = re.compile(
+    r"^\s?(?:/|per\s+|an?\s+|each\s+|every\s+)(?P<period>second|sec|s|minute|min|hour|hr|h|day)\b",
+    re.IGNORECASE)
+_PERIOD_SECONDS = {"second": 1.0, "sec": 1.0, "s": 1.0, "minute": 60.0, "min": 60.0,
+                   "hour": 3600.0, "hr": 3600.0, "h": 3600.0, "day": 86400.0}
+_RESULT_RE = re.compile(
+    r"(?:\bthat's\b|\bthat is\b|\bgives(?: us)?\b|\bcomes to\b|\bworks out to\b|\bwhich is\b|"
+    r"\bmeans\b|\bleaves\b|\byields\b|\bequals\b|=|≈|->|→|=>)\s*(?:about|around|roughly|only|"
+    r"just|approx\.?|approximately)?\s*~?", re.IGNORECASE)
+_PROSE_OP_RE = re.compile(
+    r"\b(?:(?P<div>divid(?:e|ed|ing))\s+(?P<a1>\S+(?:\s\S+)?)\s+by\s+(?P<b1>\S+)|"
+    r"(?P<a2>\S+)\s+(?P<op2>divided by|over|times|multiplied by)\s+(?P<b2>\S+)|"
+    r"(?P<mul>multiply(?:ing)?)\s+(?P<a3>\S+(?:\s\S+)?)\s+by\s+(?P<b3>\S+))",
+    re.IGNORECASE)
+
+
+_MARGIN_RE = re.compile(r"headroom|margin|buffer|extra|spare|overhead|safety|more|less|fewer|"
+                        r"\+|reserve|slack|on top|up to|down to")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One step of arithmetic the answer describes, with or without its result."""
+
+    a: float
+    op: str  # "/" or "*"
+    b: float
+    start: int
+    end: int
+
+
+def _first_number(fragment: str) -> float | None:
+    found = find_quantities(fragment)
+    return found[0].written if found else None
+
+
+def find_operations(text: str, quantities: list[Quantity] | None = None) -> list[Operation]:
+    """Steps such as "50,000 / 40", "50k ÷ 40" or "divide 50k by 40 per GPU"."""
+    qs = quantities if quantities is not None else find_quantities(text)
+    found: list[Operation] = []
+    for left, right in zip(qs, qs[1:], strict=False):
+        op = _OP_RE.match(text[left.end : right.start])
+        if op and _OPS[op.group(1)] in {"/", "*"}:
+            found.append(Operation(left.written, _OPS[op.group(1)], right.written,
+                                   left.start, right.end))
+    for match in _PROSE_OP_RE.finditer(text):
+        if match.group("div"):
+            a, b, op = match.group("a1"), match.group("b1"), "/"
+        elif match.group("mul"):
+            a, b, op = match.group("a3"), match.group("b3"), "*"
+        else:
+            a, b = match.group("a2"), match.group("b2")
+            op = "*" if match.group("op2").lower() in {"times", "multiplied by"} else "/"
+        a_value, b_value = _first_number(a), _first_number(b)
+        if a_value is not None and b_value is not None:
+            found.append(Operation(a_value, op, b_value, match.start(), match.end()))
+    return found
+
+
+def _operand_value(text: str, quantity: Quantity) -> list[float]:
+    """Ways to read an operand: a percentage as a share (or 1 ± share), a rate per second."""
+    if quantity.unit == "%":
+        share = quantity.value / 100
+        around = text[max(0, quantity.start - 30) : quantity.end + 30].lower()
+        if share < 1 and _MARGIN_RE.search(around):
+            return [share, 1 + share, 1 - share]
+        return [share]
+    rate = _RATE_RE.match(text[quantity.end : quantity.end + 12])
+    if rate and quantity.unit not in {"s", "qps", "token/s"}:
+        return [quantity.value / _PERIOD_SECONDS[rate.group("period").lower()]]
+    return [quantity.value]
+
+
+def find_implied_calculations(text: str, quantities: list[Quantity] | None = None,
+                              skip: list[Calculation] | None = None) -> list[Calculation]:
+    """Arithmetic stated in prose ("at 50k QPS that's only 10ms of CPU") whose result no
+    product or quotient of the sentence's earlier numbers comes near (within 3x)."""
+    from itertools import product
+
+    qs = quantities if quantities is not None else find_quantities(text)
+    covered = [(c.start, c.end) for c in (skip or [])]
+    flagged: list[Calculation] = []
+    sentence_starts = [0] + [m.end() for m in re.finditer(r"[.!?;\n](?:\s|$)", text)]
+    for marker in _RESULT_RE.finditer(text):
+        sentence_start = max(s for s in sentence_starts if s <= marker.start())
+        after = [q for q in qs if marker.end() <= q.start <= marker.end() + 3]
+        if not after:
+            continue
+        result = after[0]
+        operands = [q for q in qs if sentence_start <= q.start and q.end <= marker.start()][-3:]
+        if len(operands) < 2 or result.value <= 0:
+            continue
+        if any(s <= q.start < e for q in [*operands, result] for s, e in covered):
+            continue
+        readings = [_operand_value(text, q) for q in operands]
+        best = math.inf
+        for values in product(*readings):
+            if any(v <= 0 for v in values):
+                continue
+            for signs in product((1, -1), repeat=len(values)):
+                total = sum(s * math.log(v) for s, v in zip(signs, values, strict=True))
+                best = min(best, abs(total - math.log(result.value)))
+        if best > math.log(3):
+            flagged.append(Calculation(
+                text=text[operands[0].start : result.end], start=operands[0].start,
+                end=result.end, stated=result.value,
+                actual=math.prod(reading[0] for reading in readings),
+                expression=text[operands[0].start : operands[-1].end]))
+    return flagged

@@ -23,10 +23,13 @@ from scoring.engines.base import (
 )
 from scoring.engines.numbers import (
     Calculation,
+    Operation,
     Quantity,
     compatible,
     distance,
     find_calculations,
+    find_implied_calculations,
+    find_operations,
     find_quantities,
     format_number,
     parse_unit,
@@ -46,6 +49,12 @@ MADE_AT = 0.75  # share of a phrase's words that must appear together for "made"
 PARTLY_AT = 0.45
 PITFALL_AT = 0.8
 METHOD_CREDIT = 0.4  # numeric criterion: right method, wrong or missing result
+GENERIC_HIT = 0.6  # a one-word phrase, against a specific phrase or a number
+BARE_HIT = 0.7  # a phrase in a sentence with no reasons, numbers or prose around it
+CONTRADICTION_PENALTY = 0.35  # share of a criterion's weight lost for rejecting its point
+WRONG_RESULT_PENALTY = 0.3  # share of a numeric criterion's weight lost for a wrong answer
+WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
+ARITHMETIC_PENALTY = 0.12  # of the total, per wrong calculation (at most two)
 _NEGATORS = frozenset(
     [
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
@@ -65,8 +74,12 @@ class Document:
     sentences: list[Sentence]
     quantities: list[Quantity]
     calculations: list[Calculation]
+    implied: list[Calculation] = field(default_factory=list)  # wrong arithmetic in prose
+    operations: list[Operation] = field(default_factory=list)
     by_key: dict[str, list[Token]] = field(default_factory=dict)
     by_prefix: dict[str, set[str]] = field(default_factory=dict)
+    sentence_numbers: dict[int, list[Quantity]] = field(default_factory=dict)
+    sentence_context: dict[int, bool] = field(default_factory=dict)
 
     @property
     def word_count(self) -> int:
@@ -76,12 +89,22 @@ class Document:
 def analyse(text: str) -> Document:
     tokens = tokenize(text)
     quantities = find_quantities(text)
-    doc = Document(text, tokens, split_sentences(text), quantities,
-                   find_calculations(text, quantities))
+    calculations = find_calculations(text, quantities)
+    doc = Document(text, tokens, split_sentences(text), quantities, calculations,
+                   find_implied_calculations(text, quantities, calculations),
+                   find_operations(text, quantities))
     for token in tokens:
         if token.content:
             doc.by_key.setdefault(token.key, []).append(token)
             doc.by_prefix.setdefault(token.key[:5], set()).add(token.key)
+    for quantity in quantities:
+        doc.sentence_numbers.setdefault(_sentence_of(doc, quantity.start), []).append(quantity)
+    markers = reasoning_markers(text)
+    for index, sentence in enumerate(doc.sentences):
+        words = [t for t in tokens if t.sentence == index]
+        reasoned = any(sentence.start <= m[0] < sentence.end for m in markers)
+        prose = len(words) >= 9 and function_word_ratio(words) >= 0.2
+        doc.sentence_context[index] = reasoned or prose or index in doc.sentence_numbers
     return doc
 
 
@@ -104,6 +127,17 @@ class Pattern:
     weights: tuple[float, ...]
     negative: bool  # the phrase states a rejection ("no bake window")
     source: str
+    numbers: tuple[Quantity, ...] = ()  # numbers the phrase states ("40 QPS"): all must appear
+    sequence: tuple[str, ...] = ()  # "room for", "audio-in": one content word, matched verbatim
+
+    @property
+    def specific(self) -> bool:
+        """More than one word or a number: a hit is evidence on its own."""
+        return len(self.keys) > 1 or bool(self.numbers) or bool(self.sequence)
+
+    @property
+    def usable(self) -> bool:
+        return bool(self.keys or self.numbers)
 
 
 def make_pattern(phrase: str) -> Pattern:
@@ -115,18 +149,25 @@ def make_pattern(phrase: str) -> Pattern:
         if token.content and token.lower not in _NEGATORS and token.key not in keys:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
-    return Pattern(tuple(keys), tuple(weights), negative, phrase)
+    numbers = tuple(find_quantities(phrase))
+    words = [t for t in tokens if not t.lower[0].isdigit()]
+    sequence = (tuple(t.key for t in words)
+                if len(keys) == 1 and len(words) > 1 and not numbers and not negative else ())
+    return Pattern(tuple(keys), tuple(weights), negative, phrase, numbers, sequence)
 
 
 @dataclass
 class Match:
     score: float = 0.0  # weighted share of the phrase's words found in one sentence
     spans: list[Span] = field(default_factory=list)
+    sentence: int = -1
 
 
 def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
     """Best sentence-level match with the phrase's polarity, and with the opposite one."""
-    total = sum(pattern.weights)
+    if pattern.sequence:
+        return _match_sequence(doc, pattern), Match()
+    total = sum(pattern.weights) + NUMBER_WEIGHT * len(pattern.numbers)
     if not total:
         return Match(), Match()
     agree: dict[int, dict[str, Token]] = {}
@@ -135,75 +176,187 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
         for token in _occurrences(doc, key):
             bucket = agree if token.negated == pattern.negative else oppose
             bucket.setdefault(token.sentence, {}).setdefault(key, token)
-    return _best(agree, pattern, total), _best(oppose, pattern, total)
+    if pattern.numbers:
+        # A phrase that states a number only matches where that number is stated.
+        numbers = {i: _number_spans(doc, i, pattern) for i in doc.sentence_numbers}
+        numbers = {i: spans for i, spans in numbers.items() if spans}
+        agree = {i: found for i, found in agree.items() if i in numbers}
+        oppose = {i: found for i, found in oppose.items() if i in numbers}
+        for i in numbers:
+            agree.setdefault(i, {})
+    else:
+        numbers = {}
+    return (_best(agree, pattern, total, numbers, doc),
+            _best(oppose, pattern, total, numbers, doc))
 
 
-def _best(buckets: dict[int, dict[str, Token]], pattern: Pattern, total: float) -> Match:
+NUMBER_WEIGHT = 1.5
+
+
+def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
+    spans: list[Span] = []
+    for wanted in pattern.numbers:
+        hit = next((q for q in doc.sentence_numbers.get(sentence, ())
+                    if (not q.unit or not wanted.unit or q.unit == wanted.unit)
+                    and q.low * 0.97 <= wanted.value <= q.high * 1.03), None)
+        if hit is None:
+            return []
+        spans.append(Span(hit.start, hit.end))
+    return spans
+
+
+def _match_sequence(doc: Document, pattern: Pattern) -> Match:
+    size = len(pattern.sequence)
+    tokens = doc.tokens
+    for i in range(len(tokens) - size + 1):
+        window = tokens[i : i + size]
+        if tuple(t.key for t in window) == pattern.sequence and not any(
+                t.negated for t in window) and len({t.sentence for t in window}) == 1:
+            return Match(1.0, [Span(window[0].start, window[-1].end)], window[0].sentence)
+    return Match()
+
+
+def _best(buckets: dict[int, dict[str, Token]], pattern: Pattern, total: float,
+          numbers: dict[int, list[Span]], doc: Document) -> Match:
     best = Match()
     weight_of = dict(zip(pattern.keys, pattern.weights, strict=True))
     for sentence in sorted(buckets):
         found = buckets[sentence]
-        if len(pattern.keys) > 1 and len(found) < 2:
+        number_spans = numbers.get(sentence, [])
+        if len(pattern.keys) > 1 and len(found) < 2 and not number_spans:
             continue  # one shared word is not a paraphrase of a multi-word point
-        score = sum(weight_of[k] for k in found) / total
+        score = (sum(weight_of[k] for k in found)
+                 + NUMBER_WEIGHT * len(pattern.numbers) * bool(number_spans)) / total
         if score > best.score:
-            spans = sorted((t.start, t.end) for t in found.values())
-            best = Match(score, [Span(s, e) for s, e in spans])
+            spans = sorted({(t.start, t.end) for t in found.values()}
+                           | {(n.start, n.end) for n in number_spans})
+            best = Match(score, [Span(s, e) for s, e in spans], sentence)
     return best
 
 
 def _criterion_patterns(criterion: CriterionSpec) -> list[tuple[Pattern, float]]:
     """Phrases at full strength; the label as a slightly weaker extra phrase."""
-    patterns = [(make_pattern(p), 1.0) for p in criterion.phrases if p.strip()]
-    if criterion.label:
-        patterns.append((make_pattern(criterion.label), 0.9))
-    return [(p, factor) for p, factor in patterns if p.keys]
+    patterns = [(_pattern(p), 1.0) for p in criterion.phrases if p.strip()]
+    if criterion.label and criterion.kind != "pitfall":
+        patterns.append((_pattern(criterion.label), 0.9))
+    return [(p, factor) for p, factor in patterns if p.usable]
 
 
-def best_matches(doc: Document, criterion: CriterionSpec) -> tuple[Match, Match]:
+_PATTERNS: dict[str, Pattern] = {}
+
+
+def _pattern(phrase: str) -> Pattern:
+    pattern = _PATTERNS.get(phrase)
+    if pattern is None:
+        if len(_PATTERNS) > 20000:
+            _PATTERNS.clear()
+        pattern = _PATTERNS[phrase] = make_pattern(phrase)
+    return pattern
+
+
+@dataclass
+class Evidence:
+    hits: list[tuple[Pattern, Match]]  # every phrase made (or partly made), best first
+    agree: Match  # the best match with the phrase's polarity
+    oppose: Match  # the best match of a positive phrase in a negated or dismissed clause
+
+
+def collect_evidence(doc: Document, criterion: CriterionSpec,
+                     tainted: frozenset[int] = frozenset()) -> Evidence:
+    """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake."""
+    hits: list[tuple[Pattern, Match]] = []
     best_agree, best_oppose = Match(), Match()
     for pattern, factor in _criterion_patterns(criterion):
         agree, oppose = match_pattern(doc, pattern)
-        if agree.score * factor > best_agree.score:
-            best_agree = Match(agree.score * factor, agree.spans)
+        if agree.sentence in tainted:
+            agree = Match()
+        agree = Match(agree.score * factor, agree.spans, agree.sentence)
+        if agree.score >= PARTLY_AT:
+            hits.append((pattern, agree))
+        if agree.score > best_agree.score:
+            best_agree = agree
         if not pattern.negative and oppose.score * factor > best_oppose.score:
-            best_oppose = Match(oppose.score * factor, oppose.spans)
-    return best_agree, best_oppose
+            best_oppose = Match(oppose.score * factor, oppose.spans, oppose.sentence)
+    hits.sort(key=lambda item: -item[1].score)
+    return Evidence(hits, best_agree, best_oppose)
+
+
+def best_matches(doc: Document, criterion: CriterionSpec) -> tuple[Match, Match]:
+    evidence = collect_evidence(doc, criterion)
+    return evidence.agree, evidence.oppose
+
+
+def evidence_credit(doc: Document, evidence: Evidence) -> float:
+    """0..1 from the phrases matched: a specific phrase stated in a sentence with reasons,
+    numbers or real prose counts fully; a lone generic word or a bare list item counts less,
+    and further distinct phrases add with diminishing returns."""
+    values: list[float] = []
+    seen: set[str] = set()
+    for pattern, match in evidence.hits:
+        if pattern.source in seen:
+            continue
+        seen.add(pattern.source)
+        value = 1.0 if pattern.specific else GENERIC_HIT
+        if match.score < MADE_AT:
+            value *= 0.5
+        if not doc.sentence_context.get(match.sentence, False):
+            value *= BARE_HIT
+        values.append(value)
+    values.sort(reverse=True)
+    return min(1.0, sum(v * 0.5 ** i for i, v in enumerate(values[:4])))
 
 
 # --- Criteria ---------------------------------------------------------------------------
 
 
-def judge_concept(doc: Document, criterion: CriterionSpec) -> CriterionVerdict:
-    agree, oppose = best_matches(doc, criterion)
-    if oppose.score >= MADE_AT and oppose.score > agree.score:
+def judge_concept(doc: Document, criterion: CriterionSpec,
+                  tainted: frozenset[int] = frozenset()) -> CriterionVerdict:
+    evidence = collect_evidence(doc, criterion, tainted)
+    credit = evidence_credit(doc, evidence)
+    agree, oppose = evidence.agree, evidence.oppose
+    if oppose.score >= MADE_AT and credit < 0.5 and oppose.score >= agree.score:
         verdict, credit, spans = "contradicted", 0.0, oppose.spans
-    elif agree.score >= MADE_AT:
-        verdict, credit, spans = "made", 1.0, agree.spans
-    elif agree.score >= PARTLY_AT:
-        verdict, credit, spans = "partly", 0.5, agree.spans
+    elif credit >= 0.75:
+        verdict, spans = "made", _dedupe([s for _, m in evidence.hits for s in m.spans])
+    elif credit >= 0.3:
+        verdict, spans = "partly", _dedupe([s for _, m in evidence.hits for s in m.spans])
     else:
         verdict, credit, spans = "missed", 0.0, []
-    return _verdict(criterion, verdict, credit, spans)
+    return _verdict(criterion, verdict, round(credit, 3), spans)
 
 
-def judge_pitfall(doc: Document, criterion: CriterionSpec) -> CriterionVerdict:
-    agree, _ = best_matches(doc, criterion)
-    hit = agree.score >= PITFALL_AT
-    return _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
-                    agree.spans if hit else [])
+def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVerdict, set[int]]:
+    """A pitfall is hit when a specific phrase for the mistake is stated (not rejected)."""
+    sentences: set[int] = set()
+    spans: list[Span] = []
+    for pattern, _ in _criterion_patterns(criterion):
+        if not pattern.specific:
+            continue
+        agree, _ = match_pattern(doc, pattern)
+        if agree.score >= PITFALL_AT:
+            sentences.add(agree.sentence)
+            spans.extend(agree.spans)
+    hit = bool(sentences)
+    verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
+                       _dedupe(spans) if hit else [])
+    return verdict, sentences
 
 
 def judge_numeric(doc: Document, criterion: CriterionSpec,
                   model_answer: str) -> tuple[CriterionVerdict, NumberCheck]:
     expected = float(criterion.expected_value or 0.0)
     tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
-    agree, _ = best_matches(doc, criterion)
+    evidence = collect_evidence(doc, criterion)
+    agree = evidence.agree
     candidates = _numeric_candidates(doc, criterion, agree)
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
     chosen = hits[0] if hits else _closest(candidates, expected, criterion.unit)
-    method = agree.score >= PARTLY_AT or any(
-        c.end >= (chosen.end if chosen else -1) >= c.start for c in doc.calculations)
+    worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
+    in_calculation = chosen is not None and any(
+        c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
+    method = worded or in_calculation or _uses_model_operation(doc, model_answer)
+    wrong = (not hits and chosen is not None and compatible(chosen, criterion.unit)
+             and distance(chosen, expected, criterion.unit) > WRONG_RESULT_AT)
     check = NumberCheck(
         criterion_key=criterion.key, expected_value=expected, unit=criterion.unit,
         tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
@@ -216,11 +369,31 @@ def judge_numeric(doc: Document, criterion: CriterionSpec,
         verdict, credit = "made", 1.0
         spans = [Span(chosen.start, chosen.end), *agree.spans]
     elif method:
-        verdict, credit = "partly", METHOD_CREDIT
+        verdict, credit = ("contradicted" if wrong else "partly"), METHOD_CREDIT
         spans = ([Span(chosen.start, chosen.end)] if chosen else []) + agree.spans
     else:
-        verdict, credit, spans = "missed", 0.0, []
+        verdict, credit = ("contradicted" if wrong else "missed"), 0.0
+        spans = [Span(chosen.start, chosen.end)] if wrong and chosen else []
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+def _uses_model_operation(doc: Document, model_answer: str) -> bool:
+    """The answer sets up a step of the model answer's arithmetic ("divide 50k by 40")."""
+    if not doc.operations or not model_answer:
+        return False
+    wanted = {(round(o.a, 6), o.op, round(o.b, 6)) for o in _model_operations(model_answer)}
+    return any((round(o.a, 6), o.op, round(o.b, 6)) in wanted for o in doc.operations)
+
+
+_MODEL_OPERATIONS: dict[str, list[Operation]] = {}
+
+
+def _model_operations(model_answer: str) -> list[Operation]:
+    if model_answer not in _MODEL_OPERATIONS:
+        if len(_MODEL_OPERATIONS) > 2000:
+            _MODEL_OPERATIONS.clear()
+        _MODEL_OPERATIONS[model_answer] = find_operations(model_answer)
+    return _MODEL_OPERATIONS[model_answer]
 
 
 def _numeric_candidates(doc: Document, criterion: CriterionSpec, agree: Match) -> list[Quantity]:
@@ -324,10 +497,37 @@ def length_factor(doc: Document) -> float:
 
 
 def calculation_feedback(doc: Document) -> list[str]:
-    return [
+    lines = [
         f"You wrote {c.text.strip()}; the correct result is {c.corrected()}."
         for c in doc.calculations if not c.correct
     ]
+    lines += [
+        f"Check the arithmetic in \"{c.text.strip()}\": the numbers before it do not give "
+        f"{format_number(round(c.stated, 6))} (multiplied together they give about "
+        f"{format_number(round(c.actual, 3))})."
+        for c in doc.implied
+    ]
+    return lines
+
+
+def wrong_arithmetic(doc: Document) -> int:
+    return sum(1 for c in doc.calculations if not c.correct) + len(doc.implied)
+
+
+def rubric_total(doc: Document, verdicts: list[CriterionVerdict]) -> float:
+    """0-100 from weighted credit, less pitfalls, rejected points, wrong results and
+    wrong arithmetic, scaled by how reasoned and how long the answer is."""
+    positive = [v for v in verdicts if v.kind != "pitfall"]
+    possible = sum(v.weight for v in positive) or 1.0
+    coverage = sum(v.weight * v.credit for v in positive) / possible
+    penalty = sum(v.weight for v in verdicts if v.kind == "pitfall" and v.credit)
+    penalty += sum(v.weight * (CONTRADICTION_PENALTY if v.kind == "concept"
+                               else WRONG_RESULT_PENALTY)
+                   for v in positive if v.verdict == "contradicted")
+    penalty = penalty / possible + ARITHMETIC_PENALTY * min(2, wrong_arithmetic(doc))
+    shaped = min(1.0, coverage / 0.85)
+    total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
+    return round(min(100.0, max(0.0, total)), 1)
 
 
 # --- Reference-only mode ----------------------------------------------------------------
@@ -469,24 +669,23 @@ class RubricEngine:
     # Rubric mode
 
     def _score_rubric(self, question: QuestionSpec, doc: Document) -> ScoreOutcome:
-        verdicts: list[CriterionVerdict] = []
+        by_key: dict[str, CriterionVerdict] = {}
         checks: list[NumberCheck] = []
+        tainted: set[int] = set()
+        # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
+        for criterion in question.criteria:
+            if criterion.kind == "pitfall":
+                by_key[criterion.key], sentences = judge_pitfall(doc, criterion)
+                tainted |= sentences
         for criterion in question.criteria:
             if criterion.kind == "numeric":
-                verdict, check = judge_numeric(doc, criterion, question.model_answer)
+                by_key[criterion.key], check = judge_numeric(doc, criterion,
+                                                             question.model_answer)
                 checks.append(check)
-            elif criterion.kind == "pitfall":
-                verdict = judge_pitfall(doc, criterion)
-            else:
-                verdict = judge_concept(doc, criterion)
-            verdicts.append(verdict)
-        positive = [v for v in verdicts if v.kind != "pitfall"]
-        possible = sum(v.weight for v in positive) or 1.0
-        coverage = sum(v.weight * v.credit for v in positive) / possible
-        penalty = sum(v.weight for v in verdicts if v.kind == "pitfall" and v.credit) / possible
-        shaped = min(1.0, coverage / 0.85)
-        total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
-        total = round(min(100.0, max(0.0, total)), 1)
+            elif criterion.kind == "concept":
+                by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted))
+        verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
+        total = rubric_total(doc, verdicts)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
         return self._outcome(question, total, verdicts, checks, feedback)
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-SHOTS = "/tmp/shots"
+SHOTS = os.environ.get("MOCKLOOP_SHOTS_DIR", tempfile.gettempdir())
 
 
 @pytest.fixture(scope="session")

@@ -94,9 +94,10 @@ def test_the_lock_ends_with_the_window(client, candidate, settings):
     for attempt in range(settings.MOCKLOOP_LOGIN_MAX_ATTEMPTS):
         login(client, "candidate_a", "wrong", address=f"10.0.5.{attempt}")
     assert login(client, "candidate_a", PASSWORD, address="10.0.5.99").status_code == 429
-    keys = list(cache._cache.get_client().scan_iter("*login-failures:account:*"))
-    assert keys and all(0 < cache._cache.get_client().ttl(k) <= settings.MOCKLOOP_LOGIN_WINDOW_SECONDS
-                        for k in keys)
+    redis = cache._cache.get_client()
+    keys = list(redis.scan_iter("*login-failures:account:*"))
+    window = settings.MOCKLOOP_LOGIN_WINDOW_SECONDS
+    assert keys and all(0 < redis.ttl(key) <= window for key in keys)
     cache.clear()  # the window passes
     assert login(client, "candidate_a", PASSWORD, address="10.0.5.99").status_code == 302
 
@@ -120,3 +121,14 @@ def test_anonymous_navigation_offers_log_in_and_sign_up(client):
     html = client.get(reverse("login")).content.decode()
     nav = html.split('aria-label="Main"')[1].split("</nav>")[0]
     assert ">Log in</a>" in nav and ">Sign up</a>" in nav and "Practice" not in nav
+
+
+def test_django_login_url_is_throttled_too(client, candidate):
+    """Guessing through /accounts/login/ directly is throttled like the form's own URL."""
+    for _ in range(5):
+        response = client.post(reverse("login"), {"username": "candidate_a", "password": "nope"},
+                               REMOTE_ADDR="10.9.9.9")
+        assert response.status_code == 200
+    blocked = client.post(reverse("login"), {"username": "candidate_a", "password": PASSWORD},
+                          REMOTE_ADDR="10.9.9.9")
+    assert blocked.status_code == 429

@@ -218,3 +218,10 @@ def test_finishing_closes_the_loop_and_requests_a_debrief(loop_question):
     assert Debrief.objects.filter(loop=loop).count() == 1
     with pytest.raises(services.LoopClosed):
         services.draft_save(loop_question=loop_question, text="after the end")
+
+
+def test_full_loop_from_the_bundled_bank_snapshots_every_question(candidate, bundled_bank):
+    loop = services.loop_start(candidate=candidate, bank=bundled_bank, format=Loop.Format.FULL)
+    lqs = list(loop.loop_questions.all())
+    assert len(lqs) == bundled_bank.topics.filter(questions__isnull=False).distinct().count()
+    assert all(lq.snapshot["spec"]["prompt"] == lq.snapshot["prompt"] for lq in lqs)

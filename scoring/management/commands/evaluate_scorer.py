@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,8 @@ from scoring.engines.base import QuestionSpec, get_engine
 from scoring.engines.text import normalise_whitespace
 from scoring.metrics import agreement_report
 from scoring.specs import question_spec_from_model
+
+REQUIRED_COLUMNS = ("question", "answer", "score")
 
 
 class Command(BaseCommand):
@@ -29,28 +32,64 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
-        if not path.exists():
-            raise CommandError(f"{path}: no such file")
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-        missing = {"question", "answer", "score"} - set(rows[0] if rows else ())
-        if missing:
-            raise CommandError(f"{path}: missing columns {', '.join(sorted(missing))}")
+        rows = self._read_rows(path)
         name = options["engine"] or getattr(settings, "MOCKLOOP_SCORING_ENGINE", "rubric")
         try:
             engine = get_engine(name)
         except LookupError as error:
             raise CommandError(str(error)) from error
         bank_specs = {} if options["reference_only"] else self._bank_specs(options["bank"])
+        if options["bank"] and not options["reference_only"] and not bank_specs:
+            raise CommandError(f"No questions found for bank {options['bank']!r}")
         totals: list[float] = []
         scores: list[float] = []
         kinds: list[str] = []
+        matched = 0
         for number, row in enumerate(rows, start=2):
-            spec = self._spec_for(row, bank_specs, number, path)
-            totals.append(engine.score(spec, row["answer"]).total)
-            scores.append(float(row["score"]))
-            kinds.append(row.get("kind") or "all")
-        self.stdout.write(json.dumps(agreement_report(totals, scores, kinds)))
+            scores.append(self._score_of(row, number, path))
+            spec, from_bank = self._spec_for(row, bank_specs, number, path)
+            matched += from_bank
+            totals.append(engine.score(spec, row["answer"] or "").total)
+            kinds.append((row.get("kind") or "").strip() or "all")
+        report = agreement_report(totals, scores, kinds)
+        report["matched"] = matched
+        report["mode"] = "reference-only" if options["reference_only"] else "rubric"
+        report["engine"] = name
+        self.stdout.write(json.dumps(report))
+
+    def _read_rows(self, path: Path) -> list[dict[str, str]]:
+        if not path.is_file():
+            raise CommandError(f"{path}: no such file")
+        try:
+            with path.open(newline="", encoding="utf-8-sig") as handle:
+                reader = csv.DictReader(handle)
+                columns = [c.strip() for c in (reader.fieldnames or [])]
+                reader.fieldnames = columns or None
+                rows = list(reader)
+        except UnicodeDecodeError as error:
+            raise CommandError(f"{path}: not UTF-8 text ({error.reason})") from error
+        except csv.Error as error:
+            raise CommandError(f"{path}: not a readable CSV ({error})") from error
+        if not columns:
+            raise CommandError(f"{path}: empty file (expected a header row with "
+                               f"{', '.join(REQUIRED_COLUMNS)})")
+        missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+        if missing:
+            raise CommandError(f"{path}: missing columns {', '.join(missing)}")
+        if not rows:
+            raise CommandError(f"{path}: no data rows")
+        return rows
+
+    @staticmethod
+    def _score_of(row: dict[str, str], number: int, path: Path) -> float:
+        raw = (row.get("score") or "").strip()
+        try:
+            value = float(raw)
+        except ValueError:
+            raise CommandError(f"{path}:{number}: score {raw!r} is not a number") from None
+        if not math.isfinite(value):
+            raise CommandError(f"{path}:{number}: score {raw!r} is not a finite number")
+        return value
 
     def _bank_specs(self, bank: str | None) -> dict[str, QuestionSpec]:
         questions = Question.objects.select_related("topic__bank").prefetch_related("criteria")
@@ -60,11 +99,12 @@ class Command(BaseCommand):
                 for q in questions}
 
     def _spec_for(self, row: dict[str, str], bank_specs: dict[str, QuestionSpec], number: int,
-                  path: Path) -> QuestionSpec:
-        spec = bank_specs.get(normalise_whitespace(row["question"]).lower())
+                  path: Path) -> tuple[QuestionSpec, bool]:
+        question = row.get("question") or ""
+        spec = bank_specs.get(normalise_whitespace(question).lower())
         if spec is not None:
-            return spec
+            return spec, True
         reference = (row.get("reference_answer") or "").strip()
         if not reference:
             raise CommandError(f"{path}:{number}: question not in the bank and no reference_answer")
-        return QuestionSpec(prompt=row["question"], model_answer=reference)
+        return QuestionSpec(prompt=question, model_answer=reference), False

@@ -1,0 +1,264 @@
+"""Interviewers' side of a loop: who may review what, the review queue, scorecards, and the
+rows the calibration page (and `evaluate_scorer --scorecards`) compute agreement from.
+
+Access is decided in one place, `loops_reviewable_by`: every review view fetches its loop
+through it, so a loop outside it is a 404 whoever asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Coalesce, Greatest
+from django.urls import reverse
+from django.utils import timezone
+
+from .context_processors import is_interviewer
+from .models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+
+VERDICTS: tuple[str, ...] = ("made", "partly", "missed", "contradicted")
+VERDICT_LABELS: dict[str, str] = {"made": "Made", "partly": "Partly", "missed": "Missed",
+                                  "contradicted": "Contradicted"}
+QUEUE_STATUSES: dict[str, str] = {
+    "to_review": "Not yet reviewed by you",
+    "reviewed": "Reviewed by you",
+    "unreviewed": "No interviewer yet",
+    "all": "All",
+}
+
+
+class ScorecardRefused(Exception):
+    """The interviewer already submitted a scorecard for this answer; scorecards are final."""
+
+
+# --- Who may review what -------------------------------------------------------------------
+
+
+def loops_reviewable_by(user: Any) -> QuerySet[Loop]:
+    """Finished loops `user` may review: admins all; interviewers the loops assigned to them
+    plus every loop of a bank they review if that bank lets reviewers see all its loops.
+
+    Nobody reviews their own loop. EXISTS subqueries rather than joins, so no DISTINCT.
+    """
+    loops = Loop.objects.finished()
+    if not getattr(user, "is_authenticated", False) or not is_interviewer(user):
+        return loops.none()
+    loops = loops.exclude(candidate=user)
+    if user.is_staff:
+        return loops
+    assigned = Loop.reviewers.through.objects.filter(loop_id=OuterRef("pk"), user_id=user.pk)
+    bank_reviewer = Bank.reviewers.through.objects.filter(bank_id=OuterRef("bank_id"),
+                                                          user_id=user.pk)
+    return loops.filter(Q(Exists(assigned))
+                        | Q(Exists(bank_reviewer), bank__reviewers_see_all_loops=True))
+
+
+def answers_reviewable_by(user: Any) -> QuerySet[Answer]:
+    return Answer.objects.filter(loop_question__loop__in=loops_reviewable_by(user))
+
+
+# --- The queue -----------------------------------------------------------------------------
+
+
+@dataclass
+class QueueFilters:
+    bank: str = ""  # bank slug
+    topic: int | None = None  # Topic pk: loops with a question from it (or drilling it)
+    since: date | None = None  # finished on or after
+    until: date | None = None  # finished on or before
+    status: str = "to_review"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _automatic_score() -> Subquery:
+    """Mean over the loop's scored first answers of the question score the debrief uses:
+    the answer's total plus half of what a follow-up added (scoring.services.effective_total)."""
+    from scoring.models import ScoreResult
+    from scoring.services import FOLLOW_UP_RECOVERY_SHARE
+
+    follow = ScoreResult.objects.filter(
+        answer__loop_question=OuterRef("loop_question"),
+        answer__kind=Answer.Kind.FOLLOW_UP).values("total")[:1]
+    per_question = (
+        Answer.objects.filter(loop_question__loop=OuterRef("pk"), kind=Answer.Kind.INITIAL,
+                              score__isnull=False)
+        .annotate(follow_total=Subquery(follow, output_field=FloatField()))
+        .annotate(effective=F("score__total") + Value(FOLLOW_UP_RECOVERY_SHARE) * Greatest(
+            Value(0.0), Coalesce(F("follow_total"), F("score__total")) - F("score__total")))
+        .values("loop_question__loop")
+        .annotate(mean=Avg("effective"))
+        .values("mean")
+    )
+    return Subquery(per_question, output_field=FloatField())
+
+
+def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loop]:
+    """The loops `user` may review, filtered, newest finished first, each annotated with its
+    automatic score, answer count and scorecard counts: a constant number of queries whatever
+    the page size (select_related for bank/candidate/topic, subqueries for the figures)."""
+    filters = filters or QueueFilters()
+    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
+                                    interviewer_id=user.pk)
+    anyone = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
+    answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"))
+               .values("loop_question__loop").annotate(n=Count("pk")).values("n"))
+    cards = (Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
+             .values("answer__loop_question__loop").annotate(n=Count("pk")).values("n"))
+    loops = (
+        loops_reviewable_by(user)
+        .select_related("bank", "candidate", "topic")
+        .annotate(
+            automatic_score=_automatic_score(),
+            answer_count=Coalesce(Subquery(answers), 0),
+            scorecard_count=Coalesce(Subquery(cards), 0),
+            reviewed_by_me=Exists(mine),
+            reviewed_by_anyone=Exists(anyone),
+        )
+        .order_by("-finished_at", "-pk")
+    )
+    if filters.bank:
+        loops = loops.filter(bank__slug=filters.bank)
+    if filters.topic:
+        in_topic = LoopQuestion.objects.filter(loop=OuterRef("pk"),
+                                               question__topic_id=filters.topic)
+        loops = loops.filter(Q(topic_id=filters.topic) | Q(Exists(in_topic)))
+    if filters.since:
+        loops = loops.filter(finished_at__date__gte=filters.since)
+    if filters.until:
+        loops = loops.filter(finished_at__date__lte=filters.until)
+    if filters.status == "to_review":
+        loops = loops.filter(reviewed_by_me=False)
+    elif filters.status == "reviewed":
+        loops = loops.filter(reviewed_by_me=True)
+    elif filters.status == "unreviewed":
+        loops = loops.filter(reviewed_by_anyone=False)
+    return loops
+
+
+# --- Scorecards ----------------------------------------------------------------------------
+
+
+def automatic_criteria(answer: Answer) -> list[dict[str, Any]]:
+    """The rubric as the scorer judged this answer, else (not scored) the snapshot's rubric
+    with no automatic verdict. Each: key, label, kind, verdict (or ""), feedback."""
+    score = getattr(answer, "score", None) if _has_score(answer) else None
+    if score is not None and score.criteria:
+        return [{"key": c["key"], "label": c.get("label", c["key"]),
+                 "kind": c.get("kind", "concept"), "verdict": c.get("verdict", ""),
+                 "feedback": c.get("feedback", "")} for c in score.criteria]
+    spec = (answer.loop_question.snapshot or {}).get("spec") or {}
+    return [{"key": c["key"], "label": c.get("label", c["key"]),
+             "kind": c.get("kind", "concept"), "verdict": "", "feedback": ""}
+            for c in spec.get("criteria", ())]
+
+
+def _has_score(answer: Answer) -> bool:
+    try:
+        answer.score  # noqa: B018 - the access is the check
+    except Answer.score.RelatedObjectDoesNotExist:
+        return False
+    return True
+
+
+def _who(user: Any) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, str], rating: int,
+                     recommendation: str, notes: str = "") -> Scorecard:
+    """Store an interviewer's scorecard, request a new debrief version, notify the candidate.
+
+    Scorecards are final: a second submission by the same interviewer for the same answer is
+    refused (ScorecardRefused). Once submitted the interviewer sees the other scorecards, so
+    allowing edits would let them drift toward the others, and the calibration figures would
+    no longer measure independent judgements. Admins can still correct one in the admin.
+    """
+    from scoring.reports import debrief_request
+
+    keys = {c["key"] for c in automatic_criteria(answer)}
+    unknown = set(verdicts) - keys
+    if unknown or any(v not in VERDICTS for v in verdicts.values()):
+        raise ValueError(f"Unknown criteria or verdicts: {sorted(unknown) or verdicts}")
+    if not 1 <= int(rating) <= 4:
+        raise ValueError("Rating must be 1 to 4.")
+    if recommendation not in Scorecard.Recommendation.values:
+        raise ValueError(f"Unknown recommendation {recommendation!r}")
+    loop = answer.loop_question.loop
+    position = answer.loop_question.position
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # a savepoint: the unique constraint decides races
+                card = Scorecard.objects.create(
+                    answer=answer, interviewer=interviewer, verdicts=dict(verdicts),
+                    rating=int(rating), recommendation=recommendation, notes=notes.strip(),
+                    submitted_at=timezone.now())
+        except IntegrityError as error:
+            raise ScorecardRefused(
+                "You have already submitted a scorecard for this answer.") from error
+        debrief_request(loop=loop, reason=f"Scorecard by {_who(interviewer)} on Q{position}")
+        Notification.objects.create(
+            user_id=loop.candidate_id,
+            message=(f"An interviewer reviewed your answer to Q{position} of your "
+                     f"{loop.bank.title} loop: rating {card.rating}/4, "
+                     f"{card.get_recommendation_display()}. Your debrief is being updated."),
+            url=reverse("scoring:debrief", kwargs={"public_id": loop.public_id}),
+        )
+    return card
+
+
+# --- Calibration rows ----------------------------------------------------------------------
+
+
+def scorecard_rows_for_calibration(*, user: Any = None, bank: str = "") -> list[dict[str, Any]]:
+    """One plain dict per scorecard whose answer has an automatic score: what the scorer said
+    beside what the interviewer said. `user` limits to the loops they may review (None: all).
+
+    Keys: bank, bank_title, question, prompt, topic, kind, criteria ({key: label}),
+    auto_total, auto_rating, auto_verdicts, human_rating, human_verdicts, interviewer_id.
+    """
+    cards = Scorecard.objects.filter(answer__score__isnull=False)
+    if user is not None:
+        cards = cards.filter(answer__in=answers_reviewable_by(user))
+    if bank:
+        cards = cards.filter(answer__loop_question__loop__bank__slug=bank)
+    cards = cards.select_related("answer__score", "answer__loop_question__loop__bank") \
+        .order_by("pk")
+    rows = []
+    for card in cards:
+        answer = card.answer
+        lq = answer.loop_question
+        snapshot = lq.snapshot or {}
+        score = answer.score
+        auto = {c["key"]: c.get("verdict", "") for c in score.criteria or ()}
+        rows.append({
+            "bank": lq.loop.bank.slug,
+            "bank_title": lq.loop.bank.title,
+            "question": snapshot.get("question_slug") or f"question-{lq.question_id}",
+            "prompt": snapshot.get("prompt") or (snapshot.get("spec") or {}).get("prompt", ""),
+            "topic": snapshot.get("topic_title") or snapshot.get("topic_slug", ""),
+            "kind": answer.kind,
+            "criteria": {c["key"]: c.get("label", c["key"]) for c in score.criteria or ()},
+            "auto_total": float(score.total),
+            "auto_rating": int(score.rating),
+            "auto_verdicts": auto,
+            "human_rating": int(card.rating),
+            # A criterion the interviewer left alone keeps the automatic verdict.
+            "human_verdicts": {k: card.verdicts.get(k, v) for k, v in auto.items()},
+            "interviewer_id": card.interviewer_id,
+        })
+    return rows
