@@ -5,8 +5,11 @@ Pure functions over plain data, so they are cheap to test and cost no queries.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
+
+from scoring.engines.text import split_sentences
 
 EARNING_VERDICTS = {"made", "partly"}
 
@@ -53,6 +56,9 @@ def highlight(text: str, criteria: list[dict[str, Any]], *, offset: int = 0,
     answer) back onto `text`; spans outside it are dropped.
     """
     spans: list[tuple[int, int, dict[str, Any]]] = []
+    # Engines point at words; people read sentences, so each mark covers its whole sentence.
+    sentences = split_sentences(text)
+    sentence_starts = [sentence.start for sentence in sentences]
     for criterion in criteria:
         is_pitfall_hit = criterion.get("kind") == "pitfall" and criterion.get("verdict") in {
             "made", "contradicted"}
@@ -65,7 +71,7 @@ def highlight(text: str, criteria: list[dict[str, Any]], *, offset: int = 0,
             start = max(0, int(span["start"]) - offset)
             end = min(len(text), int(span["end"]) - offset)
             if end > start:
-                spans.append((start, end, info))
+                spans.append((*_sentence_around(sentences, sentence_starts, start, end), info))
     if not spans:
         return [Segment(text)] if text else []
     cuts = sorted({0, len(text), *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
@@ -78,6 +84,17 @@ def highlight(text: str, criteria: list[dict[str, Any]], *, offset: int = 0,
         else:
             segments.append(Segment(text[start:end], unique))
     return segments
+
+
+def _sentence_around(sentences: list[Any], starts: list[int], start: int, end: int
+                     ) -> tuple[int, int]:
+    index = bisect_right(starts, start) - 1
+    if index < 0:
+        return start, end
+    first = sentences[index]
+    last_index = max(index, bisect_right(starts, end - 1) - 1)
+    last = sentences[last_index]
+    return min(start, first.start), max(end, last.end)
 
 
 VERDICT_LABELS = {"made": "Made", "partly": "Partly made", "missed": "Missed",

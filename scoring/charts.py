@@ -22,7 +22,7 @@ def _id(prefix: str) -> str:
 def bar_chart(items: Sequence[tuple[str, float | None]], *, title: str, desc: str,
               max_value: float = 100.0) -> SafeString:
     """Horizontal bars, one per item, value printed at the end of each bar."""
-    label_w, bar_w, row_h, pad = 190, 330, 30, 8
+    label_w, bar_w, row_h, pad = 250, 330, 30, 8
     width = label_w + bar_w + 70
     height = pad * 2 + row_h * max(1, len(items)) + 18
     title_id, desc_id = _id("chart-title"), _id("chart-desc")
@@ -42,7 +42,7 @@ def bar_chart(items: Sequence[tuple[str, float | None]], *, title: str, desc: st
                      f'text-anchor="middle">{tick}</text>')
     for i, (label, value) in enumerate(items):
         y = pad + i * row_h
-        short = label if len(label) <= 28 else label[:27] + "…"
+        short = label if len(label) <= 34 else label[:33] + "…"
         parts.append(f'<text x="{label_w - 8}" y="{y + row_h / 2 + 4:.1f}" font-size="13" '
                      f'fill="#1d232b" text-anchor="end">{escape(short)}</text>')
         if value is None:

@@ -206,7 +206,7 @@ def topic_weight(persona: Persona, topic_slug: str) -> float:
 def thresholds(strictness: float) -> tuple[float, float, float]:
     """(no_hire_at, hire_at, strong_hire_at): stricter personas need more for each step."""
     hire_at = 58.0 + 12.0 * strictness
-    return hire_at - 22.0, hire_at, hire_at + 20.0
+    return hire_at - 30.0, hire_at, hire_at + 20.0
 
 
 @dataclass(frozen=True)

@@ -333,6 +333,11 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
             continue
         readings = [_operand_value(text, q) for q in operands]
         best = math.inf
+        same_unit = [q for q in qs if sentence_start <= q.start and q.end <= marker.start()
+                     and q.unit == result.unit]
+        if len(same_unit) >= 2 and result.unit:  # "2ms + 3ms + ... that's 15ms"
+            added = sum(q.value for q in same_unit)
+            best = abs(math.log(added / result.value)) if added > 0 else best
         for values in product(*readings):
             if any(v <= 0 for v in values):
                 continue

@@ -50,11 +50,12 @@ PARTLY_AT = 0.45
 PITFALL_AT = 0.8
 METHOD_CREDIT = 0.4  # numeric criterion: right method, wrong or missing result
 GENERIC_HIT = 0.6  # a one-word phrase, against a specific phrase or a number
-BARE_HIT = 0.7  # a phrase in a sentence with no reasons, numbers or prose around it
-CONTRADICTION_PENALTY = 0.35  # share of a criterion's weight lost for rejecting its point
-WRONG_RESULT_PENALTY = 0.3  # share of a numeric criterion's weight lost for a wrong answer
+BARE_HIT = 0.6  # a phrase in a sentence with no reasons, numbers or prose around it
+BARE_LIST_CAP = 0.6  # a point only ever named as a bare list item is at most partly made
+CONTRADICTION_PENALTY = 0.25  # share of a criterion's weight lost for rejecting its point
+WRONG_RESULT_PENALTY = 0.0  # share of a numeric criterion's weight lost for a wrong answer
 WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
-ARITHMETIC_PENALTY = 0.12  # of the total, per wrong calculation (at most two)
+ARITHMETIC_PENALTY = 0.2  # of the total, per wrong calculation (at most two)
 _NEGATORS = frozenset(
     [
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
@@ -80,6 +81,7 @@ class Document:
     by_prefix: dict[str, set[str]] = field(default_factory=dict)
     sentence_numbers: dict[int, list[Quantity]] = field(default_factory=dict)
     sentence_context: dict[int, bool] = field(default_factory=dict)
+    wrong_results: set[str] = field(default_factory=set)  # numeric keys stated far off
 
     @property
     def word_count(self) -> int:
@@ -104,7 +106,9 @@ def analyse(text: str) -> Document:
         words = [t for t in tokens if t.sentence == index]
         reasoned = any(sentence.start <= m[0] < sentence.end for m in markers)
         prose = len(words) >= 9 and function_word_ratio(words) >= 0.2
-        doc.sentence_context[index] = reasoned or prose or index in doc.sentence_numbers
+        # A number gives a short line context ("RTF < 1 with margin"), not a long term list.
+        numbered = index in doc.sentence_numbers and len(words) <= 14
+        doc.sentence_context[index] = reasoned or prose or numbered
     return doc
 
 
@@ -303,7 +307,10 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
             value *= BARE_HIT
         values.append(value)
     values.sort(reverse=True)
-    return min(1.0, sum(v * 0.5 ** i for i, v in enumerate(values[:4])))
+    credit = min(1.0, sum(v * 0.5 ** i for i, v in enumerate(values[:4])))
+    if not any(doc.sentence_context.get(m.sentence, False) for _, m in evidence.hits):
+        credit = min(credit, BARE_LIST_CAP)  # only ever named in bare list items
+    return credit
 
 
 # --- Criteria ---------------------------------------------------------------------------
@@ -369,11 +376,13 @@ def judge_numeric(doc: Document, criterion: CriterionSpec,
         verdict, credit = "made", 1.0
         spans = [Span(chosen.start, chosen.end), *agree.spans]
     elif method:
-        verdict, credit = ("contradicted" if wrong else "partly"), METHOD_CREDIT
+        verdict, credit = "partly", METHOD_CREDIT
         spans = ([Span(chosen.start, chosen.end)] if chosen else []) + agree.spans
     else:
-        verdict, credit = ("contradicted" if wrong else "missed"), 0.0
+        verdict, credit = "missed", 0.0
         spans = [Span(chosen.start, chosen.end)] if wrong and chosen else []
+    if wrong:
+        doc.wrong_results.add(criterion.key)
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
 
 
@@ -510,20 +519,30 @@ def calculation_feedback(doc: Document) -> list[str]:
     return lines
 
 
+def _sentences_of(doc: Document, spans: list[Span]) -> set[int]:
+    return {_sentence_of(doc, span.start) for span in spans}
+
+
 def wrong_arithmetic(doc: Document) -> int:
     return sum(1 for c in doc.calculations if not c.correct) + len(doc.implied)
 
 
-def rubric_total(doc: Document, verdicts: list[CriterionVerdict]) -> float:
+def rubric_total(doc: Document, verdicts: list[CriterionVerdict],
+                 pitfall_sentences: set[int] | None = None,
+                 wrong_keys: set[str] | None = None) -> float:
     """0-100 from weighted credit, less pitfalls, rejected points, wrong results and
     wrong arithmetic, scaled by how reasoned and how long the answer is."""
     positive = [v for v in verdicts if v.kind != "pitfall"]
     possible = sum(v.weight for v in positive) or 1.0
     coverage = sum(v.weight * v.credit for v in positive) / possible
     penalty = sum(v.weight for v in verdicts if v.kind == "pitfall" and v.credit)
-    penalty += sum(v.weight * (CONTRADICTION_PENALTY if v.kind == "concept"
-                               else WRONG_RESULT_PENALTY)
-                   for v in positive if v.verdict == "contradicted")
+    # A rejected point already charged as a pitfall (same sentence) is not charged twice.
+    charged = pitfall_sentences or set()
+    penalty += sum(CONTRADICTION_PENALTY * v.weight for v in positive
+                   if v.verdict == "contradicted" and not _sentences_of(doc, v.evidence) & charged)
+    wrong_results = wrong_keys if wrong_keys is not None else set()
+    penalty += sum(WRONG_RESULT_PENALTY * v.weight for v in positive
+                   if v.kind == "numeric" and v.key in wrong_results)
     penalty = penalty / possible + ARITHMETIC_PENALTY * min(2, wrong_arithmetic(doc))
     shaped = min(1.0, coverage / 0.85)
     total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
@@ -685,7 +704,7 @@ class RubricEngine:
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted))
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
-        total = rubric_total(doc, verdicts)
+        total = rubric_total(doc, verdicts, tainted, doc.wrong_results)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
         return self._outcome(question, total, verdicts, checks, feedback)
 
@@ -740,7 +759,7 @@ class RubricEngine:
         concept = weighted / possible
         numeric = number_coverage(doc, numbers)
         coverage = 0.8 * concept + 0.2 * numeric if numbers else concept
-        wrong = sum(1 for c in doc.calculations if not c.correct)
+        wrong = wrong_arithmetic(doc)
         coverage *= 0.6 ** wrong  # a wrong result of its own arithmetic costs the result credit
         coverage -= 0.5 * opposed / possible
         shaped = min(1.0, max(0.0, coverage) / 0.6)

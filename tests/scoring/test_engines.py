@@ -234,3 +234,79 @@ def test_negation_scope_stops_at_clause_boundary() -> None:
     tokens = {t.lower: t.negated for t in tokenize("I wouldn't reserve headroom, but I'd batch.")}
     assert tokens["headroom"] is True
     assert tokens["batch"] is False
+
+
+# --- Evidence, contradictions, pitfalls and arithmetic in prose --------------------------
+
+
+def test_phrase_with_a_number_needs_that_number() -> None:
+    question = QuestionSpec(prompt="Size it.", criteria=(
+        CriterionSpec("anchor", "Anchors on a measured figure", phrases=("40 QPS",)),
+    ))
+    assert verdict(engine().score(question, "We benchmarked about 40 QPS per GPU at 20ms, "
+                                  "so that is our anchor."), "anchor").verdict == "made"
+    outcome = engine().score(question, "Throughput in QPS depends on the model, so it varies "
+                             "with batch size and sequence length.")
+    assert verdict(outcome, "anchor").verdict == "missed"
+
+
+def test_bare_list_item_is_at_most_partly_made() -> None:
+    listed = engine().score(CANARY, "- bake window\n- auto rollback\n- canary")
+    reasoned = engine().score(CANARY, "I'd wait out a bake window after each step because "
+                              "caches are cold, and rely on auto rollback if 5xx spikes.")
+    assert verdict(listed, "bake").credit <= 0.6
+    assert verdict(reasoned, "bake").verdict == "made"
+
+
+def test_rejected_point_costs_more_than_a_missing_one() -> None:
+    no_pitfall = QuestionSpec(prompt=CANARY.prompt,
+                              criteria=tuple(c for c in CANARY.criteria if c.kind != "pitfall"))
+    silent = engine().score(no_pitfall, "Ship to 5% of traffic and rely on automatic rollback if "
+                            "errors spike, because that limits the damage.")
+    rejecting = engine().score(no_pitfall, "Ship to 5% of traffic and rely on automatic rollback if "
+                               "errors spike, because that limits the damage. A bake window "
+                               "is pointless overhead, so I would skip it.")
+    assert verdict(rejecting, "bake").verdict == "contradicted"
+    assert rejecting.total < silent.total
+
+
+def test_point_made_in_the_same_sentence_as_a_pitfall_earns_nothing() -> None:
+    question = QuestionSpec(prompt="Which SLIs?", criteria=(
+        CriterionSpec("quality", "Tracks transcription quality", phrases=("accuracy drift",)),
+        CriterionSpec("latency", "Tracks tail latency", phrases=("p99 latency",)),
+        CriterionSpec("fixed", "Says accuracy never changes", kind="pitfall",
+                      phrases=("accuracy is fixed",)),
+    ))
+    outcome = engine().score(question, "I'd alert on p99 latency because users see the tail. "
+                             "Accuracy is fixed after training, so accuracy drift is no concern.")
+    assert verdict(outcome, "fixed").verdict == "made"
+    assert verdict(outcome, "quality").credit == 0
+
+
+def test_wrong_arithmetic_in_prose_is_penalised() -> None:
+    question = QuestionSpec(prompt="Would you cache feature flags?", criteria=(
+        CriterionSpec("cost", "Works out the evaluation cost", phrases=("flag evaluation cost",)),
+    ))
+    right = engine().score(question, "Flag evaluation cost is 200µs per request, and at 50k QPS "
+                           "that's 10 seconds of CPU per second, so I'd cache flags locally.")
+    wrong = engine().score(question, "Flag evaluation cost is 200µs per request, and at 50k QPS "
+                           "that's only 10ms of CPU per second, so I'd cache flags locally.")
+    assert wrong.total < right.total - 10
+    assert any("Check the arithmetic" in line for line in wrong.feedback["calculations"])
+
+
+def test_far_off_result_costs_more_than_no_result() -> None:
+    method = ("I'd start from measured QPS per GPU, because spec sheets overstate throughput, "
+              "then divide peak QPS by per-GPU QPS.")
+    silent = engine().score(GPU_COUNT, method)
+    far_off = engine().score(GPU_COUNT, method + " That lands at about 20 GPUs in total.")
+    assert verdict(silent, "count").credit == verdict(far_off, "count").credit
+    assert far_off.total < silent.total
+
+
+def test_method_in_prose_gets_method_credit() -> None:
+    outcome = engine().score(GPU_COUNT, "Take the measured throughput per GPU and divide 50k "
+                             "by 40 per GPU to get the fleet size before headroom.")
+    count = verdict(outcome, "count")
+    assert count.verdict == "partly"
+    assert outcome.numbers[0].method_credit

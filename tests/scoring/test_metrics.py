@@ -73,3 +73,16 @@ def test_qwk_known_value() -> None:
 def test_qwk_rejects_out_of_range() -> None:
     with pytest.raises(ValueError, match="rating outside"):
         quadratic_weighted_kappa([0], [1])
+
+
+def test_mean_signed_error_by_group_keeps_the_sign() -> None:
+    from scoring.metrics import mean_signed_error_by_group
+
+    result = mean_signed_error_by_group([3, 1, 2], [1, 2, 2], ["a", "b", "a"])
+    assert result == {"a": pytest.approx(1.0), "b": pytest.approx(-1.0)}
+
+
+def test_agreement_report_has_signed_errors() -> None:
+    report = agreement_report([10, 20, 30, 40], [1, 2, 3, 5], ["x", "x", "y", "y"])
+    assert set(report["mean_signed_error_by_kind"]) == {"x", "y"}
+    assert report["slope"] > 0

@@ -68,3 +68,22 @@ def test_wrong_arithmetic_is_found_and_corrected() -> None:
 def test_right_arithmetic_passes() -> None:
     [calculation] = find_calculations("30,000 ÷ 12 = 2,500 T4s")
     assert calculation.correct
+
+
+def test_operations_in_symbols_and_prose() -> None:
+    from scoring.engines.numbers import find_operations
+
+    for text in ("50,000 / 40 = 1,250", "divide 50k by 40 per GPU", "50k divided by 40"):
+        ops = find_operations(text)
+        assert [(o.a, o.op, o.b) for o in ops] == [(50000, "/", 40)], text
+
+
+def test_implied_arithmetic_is_checked_with_units_and_rates() -> None:
+    from scoring.engines.numbers import find_implied_calculations
+
+    assert find_implied_calculations("at 50k QPS and 200µs per request that's only 10ms of CPU")
+    assert not find_implied_calculations("at 50k QPS and 200µs per request that's 10 seconds")
+    assert find_implied_calculations("~100k orders/hour, so 2% for 15 minutes gives ~30,000 orders")
+    assert not find_implied_calculations("~100k orders/hour, so 2% for 15 minutes gives ~500 orders")
+    assert not find_implied_calculations("With 1,250 GPUs and 20% headroom that's 1,500")
+    assert not find_implied_calculations("at 12 QPS per T4, 30k QPS means 2,500 T4s")
