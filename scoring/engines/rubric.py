@@ -9,6 +9,7 @@ and each number with a unit becomes a numeric one.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from scoring.engines.base import (
@@ -53,7 +54,7 @@ GENERIC_HIT = 0.6  # a one-word phrase, against a specific phrase or a number
 BARE_HIT = 0.6  # a phrase in a sentence with no reasons, numbers or prose around it
 BARE_LIST_CAP = 0.6  # a point only ever named as a bare list item is at most partly made
 CONTRADICTION_PENALTY = 0.25  # share of a criterion's weight lost for rejecting its point
-WRONG_RESULT_PENALTY = 0.0  # share of a numeric criterion's weight lost for a wrong answer
+WRONG_RESULT_PENALTY = 0.3  # share of a numeric criterion's weight lost for a wrong answer
 WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
 ARITHMETIC_PENALTY = 0.2  # of the total, per wrong calculation (at most two)
 _NEGATORS = frozenset(
@@ -101,10 +102,13 @@ def analyse(text: str) -> Document:
             doc.by_prefix.setdefault(token.key[:5], set()).add(token.key)
     for quantity in quantities:
         doc.sentence_numbers.setdefault(_sentence_of(doc, quantity.start), []).append(quantity)
-    markers = reasoning_markers(text)
-    for index, sentence in enumerate(doc.sentences):
-        words = [t for t in tokens if t.sentence == index]
-        reasoned = any(sentence.start <= m[0] < sentence.end for m in markers)
+    by_sentence: dict[int, list[Token]] = {}
+    for token in tokens:
+        by_sentence.setdefault(token.sentence, []).append(token)
+    reasoned_sentences = {_sentence_of(doc, start) for start, _ in reasoning_markers(text)}
+    for index in range(len(doc.sentences)):
+        words = by_sentence.get(index, [])
+        reasoned = index in reasoned_sentences
         prose = len(words) >= 9 and function_word_ratio(words) >= 0.2
         # A number gives a short line context ("RTF < 1 with margin"), not a long term list.
         numbered = index in doc.sentence_numbers and len(words) <= 14
@@ -422,9 +426,10 @@ def _numeric_candidates(doc: Document, criterion: CriterionSpec, agree: Match) -
 
 
 def _sentence_of(doc: Document, offset: int) -> int:
-    for index, sentence in enumerate(doc.sentences):
-        if sentence.start <= offset < sentence.end:
-            return index
+    starts = [sentence.start for sentence in doc.sentences]
+    index = bisect_right(starts, offset) - 1
+    if index >= 0 and offset < doc.sentences[index].end:
+        return index
     return -1
 
 

@@ -263,9 +263,9 @@ def test_rejected_point_costs_more_than_a_missing_one() -> None:
                               criteria=tuple(c for c in CANARY.criteria if c.kind != "pitfall"))
     silent = engine().score(no_pitfall, "Ship to 5% of traffic and rely on automatic rollback if "
                             "errors spike, because that limits the damage.")
-    rejecting = engine().score(no_pitfall, "Ship to 5% of traffic and rely on automatic rollback if "
-                               "errors spike, because that limits the damage. A bake window "
-                               "is pointless overhead, so I would skip it.")
+    rejecting = engine().score(no_pitfall, "Ship to 5% of traffic and rely on automatic "
+                               "rollback if errors spike, because that limits the damage. "
+                               "A bake window is pointless overhead, so I would skip it.")
     assert verdict(rejecting, "bake").verdict == "contradicted"
     assert rejecting.total < silent.total
 

@@ -83,7 +83,8 @@ def test_implied_arithmetic_is_checked_with_units_and_rates() -> None:
 
     assert find_implied_calculations("at 50k QPS and 200µs per request that's only 10ms of CPU")
     assert not find_implied_calculations("at 50k QPS and 200µs per request that's 10 seconds")
-    assert find_implied_calculations("~100k orders/hour, so 2% for 15 minutes gives ~30,000 orders")
-    assert not find_implied_calculations("~100k orders/hour, so 2% for 15 minutes gives ~500 orders")
+    sample = "~100k orders/hour, so 2% for 15 minutes gives ~{} orders"
+    assert find_implied_calculations(sample.format("30,000"))
+    assert not find_implied_calculations(sample.format("500"))
     assert not find_implied_calculations("With 1,250 GPUs and 20% headroom that's 1,500")
     assert not find_implied_calculations("at 12 QPS per T4, 30k QPS means 2,500 T4s")

@@ -1,0 +1,386 @@
+"""Interviewers: who may see what (every role against every URL), scorecards overriding the
+debrief, the queue's filters and query count, and calibration on a known set."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from interviews.models import Answer, Loop, LoopQuestion, Notification, Scorecard
+from interviews.reviews import (
+    QueueFilters,
+    ScorecardRefused,
+    loops_reviewable_by,
+    review_queue,
+    scorecard_rows_for_calibration,
+    scorecard_submit,
+)
+from scoring import reports
+from scoring.models import Debrief, ScoreResult
+from tests.factories import UserFactory
+from tests.scoring.test_reports import build_bank, build_finished_loop
+
+PASSWORD = "correct horse battery staple"
+KEYS = ("headroom", "measured-rate", "canary")
+
+
+@pytest.fixture(autouse=True)
+def _no_broker(monkeypatch):
+    """Debriefs are built synchronously in these tests; send nothing to Redis."""
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda *a, **k: None)
+
+
+@pytest.fixture
+def other_interviewer(db):
+    return UserFactory(username="interviewer_2", interviewer=True)
+
+
+@pytest.fixture
+def world(candidate, other_candidate, interviewer, other_interviewer, admin_user):
+    bank = build_bank(topics=2)
+    loop = build_finished_loop(candidate, bank=bank, questions=2)
+    loop.reviewers.add(interviewer)
+    return {"bank": bank, "loop": loop, "anonymous": None, "candidate_a": candidate,
+            "candidate_b": other_candidate, "interviewer_assigned": interviewer,
+            "interviewer_not_assigned": other_interviewer, "admin": admin_user}
+
+
+def card_data(**overrides) -> dict[str, str]:
+    data = {f"c-{key}": "made" for key in KEYS}
+    data.update({"rating": "3", "recommendation": "hire", "notes": "Clear and measured."})
+    data.update(overrides)
+    return data
+
+
+# --- The permission matrix ------------------------------------------------------------------
+
+ROLES = ["anonymous", "candidate_a", "candidate_b", "interviewer_assigned",
+         "interviewer_not_assigned", "admin"]
+LOGIN = "login"
+# URL name -> expected status per role, in ROLES order. 302 for a POST is the redirect back to
+# the scorecard; LOGIN is the redirect to log in.
+MATRIX = {
+    "queue": [LOGIN, 404, 404, 200, 200, 200],
+    "loop_review": [LOGIN, 404, 404, 200, 404, 200],
+    "scorecard_get": [LOGIN, 404, 404, 200, 404, 200],
+    "scorecard_post": [LOGIN, 404, 404, 302, 404, 302],
+    "calibration": [LOGIN, 404, 404, 200, 200, 200],
+    # Not the reviewers' views: the candidate's own pages stay the candidate's. Interviewers
+    # review through the review pages; the debrief view admits staff but not interviewers.
+    "candidate_loop": [LOGIN, 200, 404, 404, 404, 404],
+    "debrief": [LOGIN, 200, 404, 404, 404, 200],
+}
+
+
+def _request(client, name: str, loop: Loop):
+    pid = loop.public_id
+    if name == "queue":
+        return client.get(reverse("reviews:queue") + "?status=all")
+    if name == "loop_review":
+        return client.get(reverse("reviews:loop", args=[pid]))
+    if name == "scorecard_get":
+        return client.get(reverse("reviews:scorecard", args=[pid, 1, "initial"]))
+    if name == "scorecard_post":
+        return client.post(reverse("reviews:scorecard", args=[pid, 1, "initial"]), card_data())
+    if name == "calibration":
+        return client.get(reverse("reviews:calibration"))
+    if name == "candidate_loop":
+        return client.get(reverse("interviews:loop_detail", args=[pid]))
+    return client.get(reverse("scoring:debrief", args=[pid]))
+
+
+@pytest.mark.parametrize("name", list(MATRIX))
+@pytest.mark.parametrize("role", ROLES)
+def test_permission_matrix(client, world, role, name):
+    expected = MATRIX[name][ROLES.index(role)]
+    user = world[role]
+    if user is not None:
+        client.force_login(user)
+    response = _request(client, name, world["loop"])
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == expected, f"{role} on {name}"
+    stored = Scorecard.objects.filter(answer__loop_question__loop=world["loop"]).count()
+    assert stored == (1 if name == "scorecard_post" and expected == 302 else 0)
+
+
+def test_queue_lists_only_reviewable_loops(client, world):
+    client.force_login(world["interviewer_not_assigned"])
+    response = client.get(reverse("reviews:queue") + "?status=all")
+    assert str(world["loop"].public_id) not in response.content.decode()
+    client.force_login(world["interviewer_assigned"])
+    response = client.get(reverse("reviews:queue") + "?status=all")
+    assert str(world["loop"].public_id) in response.content.decode()
+
+
+def test_bank_reviewers_see_all_loops_only_when_the_bank_allows_it(world):
+    reviewer = world["interviewer_not_assigned"]
+    bank, loop = world["bank"], world["loop"]
+    bank.reviewers.add(reviewer)
+    assert not loops_reviewable_by(reviewer).filter(pk=loop.pk).exists()
+    bank.reviewers_see_all_loops = True
+    bank.save()
+    assert loops_reviewable_by(reviewer).filter(pk=loop.pk).exists()
+    # A candidate made a bank reviewer is still not an interviewer; nobody reviews their own.
+    bank.reviewers.add(world["candidate_b"])
+    assert not loops_reviewable_by(world["candidate_b"]).exists()
+    own = build_finished_loop(reviewer, bank=bank, questions=1)
+    assert not loops_reviewable_by(reviewer).filter(pk=own.pk).exists()
+
+
+def test_unfinished_loops_are_not_reviewable(world):
+    loop = world["loop"]
+    Loop.objects.filter(pk=loop.pk).update(status=Loop.Status.IN_PROGRESS)
+    assert not loops_reviewable_by(world["interviewer_assigned"]).exists()
+    assert not loops_reviewable_by(world["admin"]).exists()
+
+
+def test_notifications_can_only_be_marked_read_by_their_owner(client, world):
+    mine = Notification.objects.create(user=world["candidate_a"], message="Hello")
+    theirs = Notification.objects.create(user=world["candidate_b"], message="Hi")
+    assert client.post(reverse("reviews:notifications_read")).status_code == 302
+    client.force_login(world["candidate_a"])
+    response = client.post(reverse("reviews:notifications_read"),
+                           {"next": "https://evil.example/"})
+    assert response["Location"] == reverse("interviews:home")
+    mine.refresh_from_db()
+    theirs.refresh_from_db()
+    assert mine.read_at is not None and theirs.read_at is None
+
+
+# --- Scorecards and the debrief -------------------------------------------------------------
+
+
+def _answer(loop: Loop, position: int = 1) -> Answer:
+    return Answer.objects.select_related("score", "loop_question__loop__bank").get(
+        loop_question__loop=loop, loop_question__position=position, kind="initial")
+
+
+def test_override_regenerates_the_debrief_with_the_human_vote(world):
+    loop = world["loop"]
+    first = reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk)
+    assert first.report["human_votes"] == []
+    card = scorecard_submit(
+        answer=_answer(loop), interviewer=world["interviewer_assigned"],
+        verdicts={"headroom": "made", "measured-rate": "made", "canary": "missed"},
+        rating=2, recommendation="no_hire", notes="Never says how the canary is judged.")
+    assert card.submitted_at is not None and card.interviewer == world["interviewer_assigned"]
+
+    latest = Debrief.objects.filter(loop=loop).order_by("-version").first()
+    assert latest.version == 2 and latest.status == Debrief.Status.PENDING
+    assert latest.reason == "Scorecard by interviewer_1 on Q1"
+    report = reports.debrief_build(debrief_id=latest.pk).report
+    assert report["human_votes"] == [{
+        "interviewer": "Interviewer 1", "recommendation": "no_hire", "question_position": 1,
+        "rating": 2, "notes": "Never says how the canary is judged.",
+        "recommendation_label": "No Hire"}]
+    q1 = report["questions"][0]
+    assert q1["human_reviewed"] is True and q1["rating"] == 2
+    assert "canary" in {c["key"] for c in q1["missed"]}
+    assert first.report["questions"][0]["rating"] == 4  # the old version is kept as it was
+
+    # One notice for the review (with a link to the debrief), one when the new version is ready.
+    note = Notification.objects.get(user=world["candidate_a"], message__contains="reviewed")
+    assert note.url == reverse("scoring:debrief", kwargs={"public_id": loop.public_id})
+    assert "Q1" in note.message and "No Hire" in note.message
+
+
+def test_reviewer_names_are_shown_only_when_the_bank_says_so(world):
+    world["bank"].show_reviewer_names = True
+    world["bank"].save()
+    reviewer = world["interviewer_assigned"]
+    reviewer.first_name, reviewer.last_name = "Ines", "Ortiz"
+    reviewer.save()
+    scorecard_submit(answer=_answer(world["loop"]), interviewer=reviewer,
+                     verdicts={}, rating=4, recommendation="strong_hire")
+    latest = Debrief.objects.filter(loop=world["loop"]).order_by("-version").first()
+    report = reports.debrief_build(debrief_id=latest.pk).report
+    assert report["human_votes"][0]["interviewer"] == "Ines Ortiz"
+
+
+def test_a_second_scorecard_by_the_same_interviewer_is_refused(world):
+    answer = _answer(world["loop"])
+    kwargs = {"answer": answer, "interviewer": world["interviewer_assigned"], "verdicts": {},
+              "rating": 3, "recommendation": "hire"}
+    scorecard_submit(**kwargs)
+    with pytest.raises(ScorecardRefused):
+        scorecard_submit(**{**kwargs, "rating": 1})
+    assert Scorecard.objects.get(answer=answer).rating == 3
+    assert Debrief.objects.filter(loop=world["loop"]).count() == 1  # no debrief for a refusal
+
+
+def test_scorecard_rejects_unknown_criteria_and_bad_values(world):
+    answer = _answer(world["loop"])
+    who = world["interviewer_assigned"]
+    for bad in ({"verdicts": {"nope": "made"}}, {"verdicts": {"canary": "great"}},
+                {"rating": 5}, {"recommendation": "maybe"}):
+        kwargs = {"verdicts": {}, "rating": 3, "recommendation": "hire", **bad}
+        with pytest.raises(ValueError):  # noqa: PT011 - each message differs
+            scorecard_submit(answer=answer, interviewer=who, **kwargs)
+    assert not Scorecard.objects.exists()
+
+
+def test_scorecard_form_is_prefilled_and_others_stay_hidden_until_yours_is_in(client, world):
+    loop = world["loop"]
+    world["loop"].reviewers.add(world["interviewer_not_assigned"])
+    scorecard_submit(answer=_answer(loop), interviewer=world["interviewer_assigned"],
+                     verdicts={"canary": "missed"}, rating=2, recommendation="no_hire",
+                     notes="SECRET-NOTE from the first interviewer")
+    url = reverse("reviews:scorecard", args=[loop.public_id, 1, "initial"])
+    client.force_login(world["interviewer_not_assigned"])
+    page = client.get(url).content.decode()
+    assert "SECRET-NOTE" not in page
+    assert "1 other scorecard will be shown" in page
+    # The automatic verdicts are the draft: every criterion was made by the strong answer.
+    for key in KEYS:
+        assert f'name="c-{key}" value="made" id="id_c-{key}_0" required checked' in page
+    assert 'name="rating" value="4" id="id_rating_0" required checked' in page
+
+    response = client.post(url, card_data(**{"c-headroom": "partly"}), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "<html" not in body  # the partial only
+    assert "SECRET-NOTE" in body and "flipped from made" in body
+
+
+def test_invalid_scorecard_shows_errors(client, world):
+    url = reverse("reviews:scorecard", args=[world["loop"].public_id, 1, "initial"])
+    client.force_login(world["interviewer_assigned"])
+    response = client.post(url, card_data(recommendation=""))
+    assert response.status_code == 400
+    assert "This field is required" in response.content.decode()
+    response = client.post(url, card_data(recommendation=""), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "This field is required" in response.content.decode()
+    assert not Scorecard.objects.exists()
+
+
+def test_resubmitting_through_the_page_says_it_is_final(client, world):
+    url = reverse("reviews:scorecard", args=[world["loop"].public_id, 1, "initial"])
+    client.force_login(world["interviewer_assigned"])
+    client.post(url, card_data())
+    response = client.post(url, card_data(rating="1"), follow=True)
+    assert "already submitted" in response.content.decode()
+    assert Scorecard.objects.get().rating == 3
+
+
+def test_unknown_answer_kind_or_position_is_404(client, world):
+    client.force_login(world["interviewer_assigned"])
+    pid = world["loop"].public_id
+    assert client.get(reverse("reviews:scorecard", args=[pid, 1, "follow_up"])).status_code \
+        == 404
+    assert client.get(reverse("reviews:scorecard", args=[pid, 9, "initial"])).status_code == 404
+
+
+# --- The queue ------------------------------------------------------------------------------
+
+
+def test_queue_filters_by_bank_topic_date_and_status(world):
+    admin, loop = world["admin"], world["loop"]
+    other_bank = build_bank(topics=1)
+    other = build_finished_loop(world["candidate_b"], bank=other_bank, questions=1)
+    Loop.objects.filter(pk=other.pk).update(finished_at=timezone.now() - timedelta(days=10))
+
+    def ids(**kw) -> set[int]:
+        return set(review_queue(admin, QueueFilters(**{"status": "all", **kw}))
+                   .values_list("pk", flat=True))
+
+    assert ids() == {loop.pk, other.pk}
+    assert ids(bank=other_bank.slug) == {other.pk}
+    topic = world["bank"].topics.order_by("order").last()  # loop's Q2 is from this topic
+    assert ids(topic=topic.pk) == {loop.pk}
+    today = timezone.localdate()
+    assert ids(since=today - timedelta(days=1)) == {loop.pk}
+    assert ids(until=today - timedelta(days=5)) == {other.pk}
+    scorecard_submit(answer=_answer(loop), interviewer=admin, verdicts={}, rating=3,
+                     recommendation="hire")
+    assert ids(status="reviewed") == {loop.pk}
+    assert ids(status="to_review") == {other.pk}
+    assert ids(status="unreviewed") == {other.pk}
+
+
+def test_queue_shows_the_automatic_score(world):
+    row = review_queue(world["admin"], QueueFilters(status="all")).get(pk=world["loop"].pk)
+    assert row.automatic_score == pytest.approx(92.0)  # build_finished_loop's strong answers
+    assert row.answer_count == 2 and row.scorecard_count == 0
+
+
+def _bulk_loops(bank, candidate, n: int, lq_template: LoopQuestion) -> None:
+    now = timezone.now()
+    loops = Loop.objects.bulk_create([
+        Loop(candidate=candidate, bank=bank, format=Loop.Format.SINGLE,
+             status=Loop.Status.FINISHED, finished_at=now - timedelta(minutes=i))
+        for i in range(n)])
+    lqs = LoopQuestion.objects.bulk_create([
+        LoopQuestion(loop=loop, question=lq_template.question, position=1,
+                     snapshot=lq_template.snapshot, rubric_version=1) for loop in loops])
+    answers = Answer.objects.bulk_create([
+        Answer(loop_question=lq, text="An answer.", scoring_status="scored") for lq in lqs])
+    ScoreResult.objects.bulk_create([
+        ScoreResult(answer=a, engine="test", engine_version="1", rubric_version=1,
+                    total=50.0, rating=2, criteria=[]) for a in answers])
+
+
+def _queue_queries(client) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(reverse("reviews:queue") + "?status=all")
+    assert response.status_code == 200
+    return len(ctx.captured_queries), response.content.decode()
+
+
+def test_queue_query_count_does_not_grow_with_loops(client, world, django_assert_max_num_queries):
+    admin = world["admin"]
+    template = LoopQuestion.objects.filter(loop=world["loop"]).first()
+    _bulk_loops(world["bank"], world["candidate_b"], 9, template)
+    client.force_login(admin)
+    small, page = _queue_queries(client)
+    assert "10 loops" in page
+    _bulk_loops(world["bank"], world["candidate_b"], 2990, template)
+    large, page = _queue_queries(client)
+    assert "3000 loops" in page and "page 1 of 120" in page
+    assert large == small
+    with django_assert_max_num_queries(12):
+        client.get(reverse("reviews:queue") + "?status=all&page=60")
+
+
+# --- Calibration ----------------------------------------------------------------------------
+
+
+def test_calibration_rows_and_page_on_a_known_set(client, world):
+    """Four loops whose automatic ratings 1..4 the interviewer matches exactly (perfect
+    agreement), and who flips `canary` on every card and `headroom` on one."""
+    bank, admin = world["bank"], world["admin"]
+    reviewer = world["interviewer_assigned"]
+    for quality_total, rating in ((20.0, 1), (45.0, 2), (70.0, 3), (95.0, 4)):
+        loop = build_finished_loop(world["candidate_a"], bank=bank, questions=1)
+        loop.reviewers.add(reviewer)
+        answer = _answer(loop)
+        ScoreResult.objects.filter(answer=answer).update(total=quality_total, rating=rating)
+        flips = {"canary": "missed"}
+        if rating == 4:
+            flips["headroom"] = "partly"
+        scorecard_submit(answer=_answer(loop), interviewer=reviewer, verdicts=flips,
+                         rating=rating, recommendation="hire")
+    rows = scorecard_rows_for_calibration()
+    assert len(rows) == 4
+    assert rows[0]["auto_verdicts"]["canary"] == "made"
+    assert rows[0]["human_verdicts"] == {"headroom": "made", "measured-rate": "made",
+                                         "canary": "missed"}
+    # The unassigned interviewer's calibration covers no loop of theirs.
+    assert scorecard_rows_for_calibration(user=world["interviewer_not_assigned"]) == []
+
+    client.force_login(admin)
+    page = client.get(reverse("reviews:calibration")).content.decode()
+    overall = page[page.index('data-testid="overall"'):page.index("</dl>")]
+    assert overall.count("1.00") == 3  # Pearson, Spearman, kappa
+    criteria = page[page.index('data-testid="criteria"'):]
+    assert criteria.index("Waits for a stabilization window") < criteria.index(
+        "Leaves headroom") < criteria.index("Sizes the fleet")
+    assert "4 of 4" in criteria and "made → missed ×4" in criteria
+    assert "<title" in page and "<desc" in page  # the charts are labelled
