@@ -7,8 +7,9 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -16,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from .bankfiles import BankFileError, bank_export, bank_import_text
+from .context_processors import INTERVIEWER_GROUP
 from .models import (
     Answer,
     Bank,
@@ -194,6 +196,13 @@ class LoopQuestionInline(admin.TabularInline):
     can_delete = False
 
 
+class AssignInterviewerForm(forms.Form):
+    interviewer = forms.ModelChoiceField(
+        queryset=get_user_model().objects.filter(
+            Q(groups__name=INTERVIEWER_GROUP) | Q(is_staff=True)).distinct().order_by("username"),
+        help_text="Members of the Interviewers group, and staff.")
+
+
 @admin.register(Loop)
 class LoopAdmin(admin.ModelAdmin):
     list_display = ["public_id", "candidate", "bank", "format", "status", "started_at",
@@ -204,6 +213,24 @@ class LoopAdmin(admin.ModelAdmin):
     filter_horizontal = ["reviewers"]
     readonly_fields = ["public_id", "candidate", "bank", "format", "topic", "started_at"]
     inlines = [LoopQuestionInline]
+    actions = ["assign_to_interviewer"]
+
+    @admin.action(description="Assign to interviewer", permissions=["change"])
+    def assign_to_interviewer(self, request: HttpRequest,
+                              queryset: QuerySet[Loop]) -> HttpResponse | None:
+        """An intermediate page to pick the interviewer; adds them to each loop's reviewers."""
+        form = AssignInterviewerForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            interviewer = form.cleaned_data["interviewer"]
+            for loop in queryset:
+                loop.reviewers.add(interviewer)
+            self.message_user(request, f"Assigned {queryset.count()} loop(s) to {interviewer}.",
+                              messages.SUCCESS)
+            return None
+        context = {**self.admin_site.each_context(request), "title": "Assign to an interviewer",
+                   "loops": list(queryset.select_related("candidate", "bank")), "form": form,
+                   "opts": self.model._meta}
+        return TemplateResponse(request, "admin/interviews/loop/assign.html", context)
 
 
 @admin.register(Answer)

@@ -3,9 +3,12 @@ debrief, the queue's filters and query count, and calibration on a known set."""
 
 from __future__ import annotations
 
+import io
+import json
 from datetime import timedelta
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -352,10 +355,10 @@ def test_queue_query_count_does_not_grow_with_loops(client, world, django_assert
 # --- Calibration ----------------------------------------------------------------------------
 
 
-def test_calibration_rows_and_page_on_a_known_set(client, world):
+def _known_set(world) -> None:
     """Four loops whose automatic ratings 1..4 the interviewer matches exactly (perfect
     agreement), and who flips `canary` on every card and `headroom` on one."""
-    bank, admin = world["bank"], world["admin"]
+    bank = world["bank"]
     reviewer = world["interviewer_assigned"]
     for quality_total, rating in ((20.0, 1), (45.0, 2), (70.0, 3), (95.0, 4)):
         loop = build_finished_loop(world["candidate_a"], bank=bank, questions=1)
@@ -367,6 +370,11 @@ def test_calibration_rows_and_page_on_a_known_set(client, world):
             flips["headroom"] = "partly"
         scorecard_submit(answer=_answer(loop), interviewer=reviewer, verdicts=flips,
                          rating=rating, recommendation="hire")
+
+
+def test_calibration_rows_and_page_on_a_known_set(client, world):
+    _known_set(world)
+    admin = world["admin"]
     rows = scorecard_rows_for_calibration()
     assert len(rows) == 4
     assert rows[0]["auto_verdicts"]["canary"] == "made"
@@ -384,3 +392,28 @@ def test_calibration_rows_and_page_on_a_known_set(client, world):
         "Leaves headroom") < criteria.index("Sizes the fleet")
     assert "4 of 4" in criteria and "made → missed ×4" in criteria
     assert "<title" in page and "<desc" in page  # the charts are labelled
+
+
+def test_evaluate_scorer_reads_the_scorecards(world):
+    _known_set(world)
+    out = io.StringIO()
+    call_command("evaluate_scorer", "--scorecards", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["mode"] == "scorecards"
+    assert report["overall"] == {"n": 4, "pearson": 1.0, "spearman": 1.0, "qwk": 1.0,
+                                 "exact": 1.0, "bias": 0.0}
+    assert [c["key"] for c in report["most_flipped"]] == ["canary", "headroom"]
+    with pytest.raises(CommandError):
+        call_command("evaluate_scorer", "--scorecards", "--bank", "no-such-bank")
+
+
+def test_admin_assigns_loops_to_an_interviewer(client, world):
+    loop, reviewer = world["loop"], world["interviewer_not_assigned"]
+    client.force_login(world["admin"])
+    url = reverse("admin:interviews_loop_changelist")
+    data = {"action": "assign_to_interviewer", "_selected_action": [loop.pk]}
+    page = client.post(url, data)
+    assert page.status_code == 200 and "Assign to an interviewer" in page.content.decode()
+    response = client.post(url, {**data, "apply": "Assign", "interviewer": reviewer.pk})
+    assert response.status_code == 302
+    assert loops_reviewable_by(reviewer).filter(pk=loop.pk).exists()

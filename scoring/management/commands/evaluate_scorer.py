@@ -24,14 +24,23 @@ class Command(BaseCommand):
     help = "Score a graded CSV (question, answer, score[, reference_answer, kind]); report."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, nargs="?",
+                            help="The graded CSV (not needed with --scorecards).")
+        parser.add_argument("--scorecards", action="store_true",
+                            help="Use interviewers' scorecards as the labelled set and print "
+                                 "the calibration page's figures (stored automatic scores).")
         parser.add_argument("--bank", help="Only match questions in the bank with this slug.")
         parser.add_argument("--engine", help="Engine name (default: the configured engine).")
         parser.add_argument("--reference-only", action="store_true",
                             help="Ignore rubrics: score every row against its reference answer.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["file"]
+        if options["scorecards"]:
+            self._scorecards(options["bank"] or "")
+            return
+        path: Path | None = options["file"]
+        if path is None:
+            raise CommandError("Give a graded CSV file, or --scorecards.")
         rows = self._read_rows(path)
         name = options["engine"] or getattr(settings, "MOCKLOOP_SCORING_ENGINE", "rubric")
         try:
@@ -55,6 +64,20 @@ class Command(BaseCommand):
         report["matched"] = matched
         report["mode"] = "reference-only" if options["reference_only"] else "rubric"
         report["engine"] = name
+        self.stdout.write(json.dumps(report))
+
+    def _scorecards(self, bank: str) -> None:
+        # The same rows and figures as the calibration page (interviews.review_views).
+        from interviews.reviews import scorecard_rows_for_calibration
+        from scoring.calibration import calibration_report
+
+        rows = scorecard_rows_for_calibration(bank=bank)
+        if not rows:
+            raise CommandError("No scorecards on scored answers yet"
+                               + (f" for bank {bank!r}" if bank else ""))
+        report = calibration_report(rows)
+        report.pop("pairs")
+        report["mode"] = "scorecards"
         self.stdout.write(json.dumps(report))
 
     def _read_rows(self, path: Path) -> list[dict[str, str]]:
