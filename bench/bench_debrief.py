@@ -1,6 +1,8 @@
 """Benchmark: writing the debrief for a five-question loop, against scoring one answer.
 
-Run: .venv/bin/python bench/bench_debrief.py [--repeat 200]
+Run: .venv/bin/python bench/bench_debrief.py [--repeat 200] [--with-database]
+(--with-database also times the whole debrief_build and answer_score services, queries included,
+on a test_ copy of DATABASE_URL's PostgreSQL database.)
 Times the pure panel (scoring.panel.run_panel) plus the Markdown rendering, i.e. everything
 debrief_build does besides its handful of queries, and reports the median and its ratio to the
 median time the rubric engine takes to score one answer (when that engine is installed).
@@ -78,9 +80,62 @@ def timed(fn, repeat: int) -> list[float]:
     return samples
 
 
+def with_database(repeat: int) -> dict[str, object]:
+    """The whole debrief_build (queries included) for a real five-question loop of the bundled
+    bank, against the whole answer_score service (load, score, store) for one answer."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from interviews import services as loop_services
+    from interviews.models import Bank, Loop
+    from scoring import services as scoring_services
+    from scoring.models import Debrief, ScoreResult
+    from tests.factories import UserFactory
+
+    connection.creation.create_test_db(verbosity=0, keepdb=True, serialize=False)
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("import_bank", str(ROOT / "interviews/banks/inference-serving-ai-engineers.yaml"),
+                 verbosity=0)
+    scoring_services._send_score_task = lambda task, answer_id: None  # no broker traffic
+    reports_on_commit = reports.transaction.on_commit
+    reports.transaction.on_commit = lambda fn, *a, **k: None  # build synchronously below
+    bank = Bank.objects.get(slug="inference-serving-ai-engineers")
+    loop = loop_services.loop_start(candidate=UserFactory(username=f"bench_{time.time_ns()}"),
+                                    bank=bank, format=Loop.Format.FULL,
+                                    rng=random.Random(7))  # noqa: S311
+    answers = []
+    for loop_question in loop.loop_questions.all():
+        loop_services.loop_question_show(loop_question=loop_question)
+        answers.append(loop_services.answer_submit(loop_question=loop_question,
+                                                   text=ANSWER).answer)
+
+    def score_again(i: int) -> None:
+        answer = answers[i % len(answers)]
+        ScoreResult.objects.filter(answer=answer).delete()
+        type(answer).objects.filter(pk=answer.pk).update(scoring_status="queued")
+        scoring_services.answer_score(answer_id=answer.pk)
+
+    score_samples = timed(score_again, max(repeat // 4, 25))
+    debrief = reports.debrief_request(loop=loop, reason="bench")
+
+    def build(i: int) -> None:
+        Debrief.objects.filter(pk=debrief.pk).update(status=Debrief.Status.PENDING)
+        reports.debrief_build(debrief_id=debrief.pk)
+
+    build(0)
+    build_samples = timed(build, max(repeat // 4, 25))
+    reports.transaction.on_commit = reports_on_commit
+    build_ms, score_ms = statistics.median(build_samples), statistics.median(score_samples)
+    return {"db_debrief_build_median_ms": round(build_ms, 2),
+            "db_answer_score_median_ms": round(score_ms, 2),
+            "db_ratio_debrief_to_one_answer": round(build_ms / score_ms, 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--with-database", action="store_true",
+                        help="also time the whole debrief_build on PostgreSQL (DATABASE_URL)")
     args = parser.parse_args()
 
     def debrief(i: int) -> None:
@@ -103,6 +158,8 @@ def main() -> None:
         score_ms = statistics.median(timed(lambda _i: engine.score(spec, ANSWER), args.repeat))
         result["score_one_answer_median_ms"] = round(score_ms, 3)
         result["ratio_debrief_to_one_answer"] = round(debrief_ms / score_ms, 2)
+    if args.with_database:
+        result.update(with_database(args.repeat))
     print(json.dumps(result, indent=2))
     out = ROOT / "bench" / "results"
     out.mkdir(exist_ok=True)

@@ -33,5 +33,6 @@ class Command(BaseCommand):
             summary = bank_import(data=data)
             if options["dry_run"]:
                 transaction.set_rollback(True)
-        prefix = "Dry run, nothing written. " if options["dry_run"] else ""
-        self.stdout.write(self.style.SUCCESS(prefix + str(summary)))
+        if options["verbosity"] >= 1:
+            prefix = "Dry run, nothing written. " if options["dry_run"] else ""
+            self.stdout.write(self.style.SUCCESS(prefix + str(summary)))
