@@ -10,7 +10,6 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -30,7 +29,7 @@ from .reviews import (
     ScorecardRefused,
     automatic_criteria,
     loops_reviewable_by,
-    review_queue,
+    queue_page,
     scorecard_rows_for_calibration,
     scorecard_submit,
 )
@@ -62,11 +61,10 @@ def _reviewer_banks(user: Any) -> list[Bank]:
 def queue(request: HttpRequest) -> HttpResponse:
     _require_interviewer(request)
     form = QueueFilterForm(request.GET or None, banks=_reviewer_banks(request.user))
-    loops = review_queue(request.user, form.filters())
-    page = Paginator(loops, PAGE_SIZE).get_page(request.GET.get("page"))
+    page, rows = queue_page(request.user, form.filters(), request.GET.get("page"), PAGE_SIZE)
     query = request.GET.copy()
     query.pop("page", None)
-    context = {"form": form, "page": page, "query": query.urlencode()}
+    context = {"form": form, "page": page, "rows": rows, "query": query.urlencode()}
     template = "reviews/queue.html#table" if request.htmx else "reviews/queue.html"
     return TemplateResponse(request, template, context)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db import IntegrityError, transaction
 from django.db.models import (
     Avg,
@@ -108,29 +109,11 @@ def _automatic_score() -> Subquery:
 
 
 def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loop]:
-    """The loops `user` may review, filtered, newest finished first, each annotated with its
-    automatic score, answer count and scorecard counts: a constant number of queries whatever
-    the page size (select_related for bank/candidate/topic, subqueries for the figures)."""
+    """The loops `user` may review, filtered, newest finished first. Light on purpose: page
+    it, then add the figures to the page's rows only (`with_queue_figures`), so a deep page
+    does not compute subqueries for every row it skips."""
     filters = filters or QueueFilters()
-    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
-                                    interviewer_id=user.pk)
-    anyone = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
-    answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"))
-               .values("loop_question__loop").annotate(n=Count("pk")).values("n"))
-    cards = (Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
-             .values("answer__loop_question__loop").annotate(n=Count("pk")).values("n"))
-    loops = (
-        loops_reviewable_by(user)
-        .select_related("bank", "candidate", "topic")
-        .annotate(
-            automatic_score=_automatic_score(),
-            answer_count=Coalesce(Subquery(answers), 0),
-            scorecard_count=Coalesce(Subquery(cards), 0),
-            reviewed_by_me=Exists(mine),
-            reviewed_by_anyone=Exists(anyone),
-        )
-        .order_by("-finished_at", "-pk")
-    )
+    loops = loops_reviewable_by(user).order_by("-finished_at", "-pk")
     if filters.bank:
         loops = loops.filter(bank__slug=filters.bank)
     if filters.topic:
@@ -141,13 +124,45 @@ def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loo
         loops = loops.filter(finished_at__date__gte=filters.since)
     if filters.until:
         loops = loops.filter(finished_at__date__lte=filters.until)
+    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
+                                    interviewer_id=user.pk)
+    anyone = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
     if filters.status == "to_review":
-        loops = loops.filter(reviewed_by_me=False)
+        loops = loops.filter(~Exists(mine))
     elif filters.status == "reviewed":
-        loops = loops.filter(reviewed_by_me=True)
+        loops = loops.filter(Exists(mine))
     elif filters.status == "unreviewed":
-        loops = loops.filter(reviewed_by_anyone=False)
+        loops = loops.filter(~Exists(anyone))
     return loops
+
+
+def with_queue_figures(loops: QuerySet[Loop], user: Any) -> QuerySet[Loop]:
+    """Each loop with bank, candidate and topic joined, its automatic score, answer and
+    scorecard counts, and whether `user` reviewed it: one query whatever the number of rows."""
+    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
+                                    interviewer_id=user.pk)
+    answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"))
+               .values("loop_question__loop").annotate(n=Count("pk")).values("n"))
+    cards = (Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
+             .values("answer__loop_question__loop").annotate(n=Count("pk")).values("n"))
+    return loops.select_related("bank", "candidate", "topic").annotate(
+        automatic_score=_automatic_score(),
+        answer_count=Coalesce(Subquery(answers), 0),
+        scorecard_count=Coalesce(Subquery(cards), 0),
+        reviewed_by_me=Exists(mine),
+    )
+
+
+def queue_page(user: Any, filters: QueueFilters, page_number: Any,
+               per_page: int = 25) -> tuple[Page, list[Loop]]:
+    """A page of the queue: count, the page's ids, then the page's rows with their figures
+    (three queries for any page of any size of queue)."""
+    page = Paginator(review_queue(user, filters).values_list("pk", flat=True),
+                     per_page).get_page(page_number)
+    ids = list(page.object_list)
+    rows = list(with_queue_figures(Loop.objects.filter(pk__in=ids), user)
+                .order_by("-finished_at", "-pk"))
+    return page, rows
 
 
 # --- Scorecards ----------------------------------------------------------------------------

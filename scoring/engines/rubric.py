@@ -57,6 +57,8 @@ CONTRADICTION_PENALTY = 0.25  # share of a criterion's weight lost for rejecting
 WRONG_RESULT_PENALTY = 0.3  # share of a numeric criterion's weight lost for a wrong answer
 WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
 ARITHMETIC_PENALTY = 0.2  # of the total, per wrong calculation (at most two)
+REASONED_REFERENCE_WORDS = 80  # a reference this long sets full expectations of reasoning
+SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words is scaled down
 _NEGATORS = frozenset(
     [
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
@@ -494,20 +496,26 @@ def _dedupe(spans: list[Span]) -> list[Span]:
 # --- Reasoning and arithmetic -----------------------------------------------------------
 
 
-def reasoning_factor(doc: Document) -> float:
-    """1 for reasoned prose; down to about 0.5 for a bare list of right terms."""
+def reasoning_factor(doc: Document, expected: float = 1.0) -> float:
+    """1 for reasoned prose; down to about 0.5 for a bare list of right terms.
+
+    `expected` (0..1) is how much reasoning the question calls for: a one-line reference
+    answer ("a function that calls itself") sets no example of reasons to give, so a terse
+    answer to it is not charged as a bare list."""
     words = doc.word_count
     if not words:
         return 0.0
     markers = len(reasoning_markers(doc.text))
     reasons = min(1.0, markers / max(2.0, words / 30))
     listiness = min(1.0, max(0.0, (0.24 - function_word_ratio(doc.tokens)) / 0.14))
-    return 1.0 - 0.5 * listiness * (1 - reasons) - 0.12 * (1 - listiness) * (1 - reasons)
+    shortfall = 0.5 * listiness * (1 - reasons) + 0.12 * (1 - listiness) * (1 - reasons)
+    return 1.0 - expected * shortfall
 
 
-def length_factor(doc: Document) -> float:
-    """Near-empty answers cannot show a point, whatever words they happen to contain."""
-    return min(1.0, doc.word_count / 12)
+def length_factor(doc: Document, enough: float = 12) -> float:
+    """Near-empty answers cannot show a point, whatever words they happen to contain.
+    `enough` is the word count below which an answer is scaled down."""
+    return min(1.0, doc.word_count / enough)
 
 
 def calculation_feedback(doc: Document) -> list[str]:
@@ -572,8 +580,17 @@ class PseudoCriterion:
 _CLAUSE_SPLIT = (";", ": ")
 
 
-def reference_criteria(model_answer: str) -> tuple[list[PseudoCriterion], list[Quantity]]:
-    """Clauses of the model answer as criteria, weighted by the informativeness of their words."""
+QUESTION_WORD = 0.3  # weight of a reference word the question itself already uses
+
+
+def reference_criteria(model_answer: str,
+                       prompt: str = "") -> tuple[list[PseudoCriterion], list[Quantity]]:
+    """Clauses of the model answer as criteria, weighted by the informativeness of their words.
+
+    Words the question already uses ("stack" for "What is a stack?") show that an answer is on
+    topic, not that it answers: they count for little, so restating the question earns little.
+    """
+    prompt_keys = {t.key for t in tokenize(prompt) if t.content}
     tokens = tokenize(model_answer)
     clauses = _clauses(model_answer)
     per_clause: list[list[Token]] = [[] for _ in clauses]
@@ -595,7 +612,8 @@ def reference_criteria(model_answer: str) -> tuple[list[PseudoCriterion], list[Q
             seen.setdefault(token.key, token)
         if len(seen) < 2:
             continue
-        weights = tuple(_informativeness(k, t, frequency) for k, t in seen.items())
+        weights = tuple(_informativeness(k, t, frequency)
+                        * (QUESTION_WORD if k in prompt_keys else 1.0) for k, t in seen.items())
         criteria.append(PseudoCriterion(
             key=f"ref-{index + 1}", label=_shorten(model_answer[start:end].strip()),
             keys=tuple(seen), key_weights=weights,
@@ -744,7 +762,9 @@ class RubricEngine:
     # Reference-only mode
 
     def _score_reference(self, question: QuestionSpec, doc: Document) -> ScoreOutcome:
-        pseudo, numbers = reference_criteria(question.model_answer)
+        pseudo, numbers = reference_criteria(question.model_answer, question.prompt)
+        reference_words = sum(1 for t in tokenize(question.model_answer)
+                              if not t.lower[0].isdigit())
         verdicts: list[CriterionVerdict] = []
         weighted = 0.0
         opposed = 0.0
@@ -768,7 +788,11 @@ class RubricEngine:
         coverage *= 0.6 ** wrong  # a wrong result of its own arithmetic costs the result credit
         coverage -= 0.5 * opposed / possible
         shaped = min(1.0, max(0.0, coverage) / 0.6)
-        total = 100 * shaped * reasoning_factor(doc) * length_factor(doc)
+        # A short reference sets the bar for length and reasoning: a one-line answer to a
+        # one-line reference is complete, not near-empty or a bare list.
+        expected = min(1.0, reference_words / REASONED_REFERENCE_WORDS)
+        enough = min(12.0, max(2.0, reference_words * SHORT_ANSWER_SHARE))
+        total = 100 * shaped * reasoning_factor(doc, expected) * length_factor(doc, enough)
         total = round(min(100.0, max(0.0, total)), 1)
         gaps = sorted((v for v in verdicts if v.verdict != "made"),
                       key=lambda v: (-(v.weight * (1 - v.credit)), v.key))
