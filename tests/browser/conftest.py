@@ -51,3 +51,9 @@ def login_as(live_server, context):
         return user
 
     return _login
+
+
+@pytest.fixture
+def no_broker_messages(monkeypatch):
+    """For tests that build debriefs themselves: leave nothing queued in Redis for later runs."""
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda *args, **kwargs: None)

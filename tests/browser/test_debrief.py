@@ -15,34 +15,13 @@ from playwright.sync_api import Page, expect
 
 from scoring import reports
 from scoring.models import Debrief
+from tests.browser.pages import log_in_with_form as log_in
 from tests.factories import UserFactory
 from tests.scoring.test_reports import build_finished_loop
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("no_broker_messages")]
 ARTIFACTS = Path(os.environ.get("MOCKLOOP_SCREENSHOTS", "/tmp/mockloop-debrief"))  # noqa: S108
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium",
-            "args": ["--headless", "--no-sandbox", "--disable-gpu",
-                     "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--no-first-run", "--disable-quic"]}
-
-
-@pytest.fixture(autouse=True)
-def _no_broker_messages(monkeypatch):
-    """These tests build debriefs themselves; leave nothing queued in Redis for later runs."""
-    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda *args, **kwargs: None)
-
-
-def log_in(page: Page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
 
 
 def test_debrief_updates_itself_then_shows_panel_tally_chart_and_prints(page: Page, live_server):

@@ -12,26 +12,13 @@ from playwright.sync_api import Page, expect
 
 from scoring import reports
 from scoring.models import Debrief
+from tests.browser.pages import log_in_with_form as log_in
 from tests.factories import UserFactory
 from tests.scoring.test_reports import build_bank, build_finished_loop
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("no_broker_messages")]
 SHOTS = Path(os.environ.get("MOCKLOOP_SCREENSHOTS", "/tmp/mockloop-review"))  # noqa: S108
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture(autouse=True)
-def _no_broker_messages(monkeypatch):
-    """The test builds debriefs itself (as the task would); nothing is queued in Redis."""
-    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda *args, **kwargs: None)
-
-
-def log_in(page: Page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}{reverse('login')}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
 
 
 def build_pending_debrief(loop) -> Debrief:
