@@ -310,3 +310,44 @@ def test_method_in_prose_gets_method_credit() -> None:
     count = verdict(outcome, "count")
     assert count.verdict == "partly"
     assert outcome.numbers[0].method_credit
+
+
+# --- Short references from outside the bank --------------------------------------------
+
+RECURSION = QuestionSpec(
+    prompt="What is recursion?",
+    model_answer=("Recursion is when a function calls itself on a smaller instance of the same "
+                  "problem, with a base case that stops the calls."),
+)
+
+
+def test_a_short_correct_answer_to_a_short_reference_is_not_scaled_down_for_length() -> None:
+    short = engine().score(RECURSION, "A function that calls itself.")
+    wrong = engine().score(RECURSION, "When a loop repeats until a condition becomes false.")
+    assert short.total >= 30
+    assert wrong.total <= 5
+
+
+def test_restating_the_question_earns_little_in_reference_only_mode() -> None:
+    spec = QuestionSpec(prompt="What is a hash table used for?",
+                        model_answer="A hash table stores key-value pairs and finds the value "
+                                     "for a key in constant time on average.")
+    restated = engine().score(spec, "A hash table is a table that is used for hashing.")
+    answered = engine().score(spec, "Looking up the value stored for a key in constant time.")
+    assert restated.total < 15
+    assert answered.total > restated.total + 25
+
+
+def test_british_and_american_spellings_share_a_key() -> None:
+    british = {t.key for t in tokenize("initialised initialises quantised")}
+    american = {t.key for t in tokenize("initialized initializes quantized")}
+    assert british == american
+    assert tokenize("halves")[0].key == tokenize("half")[0].key
+    assert tokenize("elements")[0].key == "element"  # not "ele"
+
+
+def test_the_domain_thesaurus_does_not_rewrite_general_words() -> None:
+    # "default", "cell", "buffer" and "the tail" mean other things outside inference serving.
+    for phrase, key in (("default", "fallback"), ("cells", "region"), ("buffer", "headroom"),
+                        ("the tail", "percentile")):
+        assert key not in {t.key for t in tokenize(phrase)}, phrase
