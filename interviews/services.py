@@ -212,6 +212,8 @@ def draft_save(*, loop_question: LoopQuestion, text: str, now: datetime | None =
                ) -> LoopQuestion:
     now = now or timezone.now()
     _require_open(loop_question.loop, now)
+    # NUL cannot be typed and PostgreSQL text refuses it; drop it rather than lose the draft.
+    text = text.replace("\x00", "")
     with transaction.atomic():
         LoopQuestion.objects.filter(pk=loop_question.pk).update(
             draft=text[:DRAFT_MAX_CHARS], draft_saved_at=now)

@@ -380,3 +380,20 @@ def test_question_page_queries_do_not_grow_with_past_loops(cclient, candidate, b
         cclient.get(url("question", loop, 2))
     with django_assert_max_num_queries(10):
         cclient.get(url("answer_status", loop, 1), headers=HX)
+
+
+@pytest.mark.parametrize("path", ["draft_save", "answer_submit"])
+def test_nul_bytes_lose_nothing_and_cause_no_error(cclient, loop, path):
+    """PostgreSQL text refuses NUL; a pasted NUL must not turn a save into a server error."""
+    response = cclient.post(url(path, loop, 1), {"text": "keep headroom\x00 for jitter"})
+    assert response.status_code in {302, 422}
+    loop_question = loop.loop_questions.get(position=1)
+    saved = loop_question.draft or loop_question.answers.get().text
+    assert saved.replace("\x00", "") == "keep headroom for jitter"
+
+
+def test_garbage_start_requests_are_refused_clearly(cclient, bank):
+    response = cclient.post(reverse("interviews:loop_start"),
+                            {"bank": "not-a-number", "format": "<script>", "topic": "999999"})
+    assert response.status_code in {302, 400}
+    assert not Loop.objects.exists()
