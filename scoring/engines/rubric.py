@@ -12,6 +12,7 @@ import math
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from scoring.engines import embeddings
 from scoring.engines.base import (
     CriterionSpec,
     CriterionVerdict,
@@ -38,6 +39,7 @@ from scoring.engines.numbers import (
 )
 from scoring.engines.text import (
     GENERIC,
+    STOPWORDS,
     Sentence,
     Token,
     function_word_ratio,
@@ -59,6 +61,14 @@ WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not 
 ARITHMETIC_PENALTY = 0.2  # of the total, per wrong calculation (at most two)
 REASONED_REFERENCE_WORDS = 80  # a reference this long sets full expectations of reasoning
 SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words is scaled down
+# Reference-only mode against a short reference (short-answer grading) blends the lexical score
+# with the embedding model's soft recall of the reference (scoring.engines.embeddings): it
+# credits paraphrases in other words, which stemmed matching cannot. Long references (interview
+# answers) keep lexical judgement alone: there similarity also rewards negated and buzzword
+# answers. Measured on the labelled sets; see tests/scoring/test_generalisation.py.
+SEMANTIC_SHARE = 0.75  # of the total, for a reference of up to REASONED_REFERENCE_WORDS / 2 words
+SEMANTIC_FLOOR = 0.15  # soft recall of an unrelated answer: no credit
+SEMANTIC_FULL = 0.6  # soft recall of a full paraphrase: full credit
 _NEGATORS = frozenset(
     [
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
@@ -700,7 +710,7 @@ def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.0"
+    version = "1.1"
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
@@ -793,6 +803,15 @@ class RubricEngine:
         expected = min(1.0, reference_words / REASONED_REFERENCE_WORDS)
         enough = min(12.0, max(2.0, reference_words * SHORT_ANSWER_SHARE))
         total = 100 * shaped * reasoning_factor(doc, expected) * length_factor(doc, enough)
+        share = semantic_share(reference_words)
+        if share > 0 and embeddings.available():
+            recall = embeddings.soft_recall(
+                _sentence_texts(question.model_answer), _affirmed_sentences(doc, pseudo),
+                question.prompt, QUESTION_WORD, STOPWORDS)
+            semantic = min(1.0, max(0.0, (recall - SEMANTIC_FLOOR)
+                                    / (SEMANTIC_FULL - SEMANTIC_FLOOR)))
+            semantic -= 0.5 * opposed / possible  # a rejected point costs as it does lexically
+            total = (1 - share) * total + share * 100 * semantic
         total = round(min(100.0, max(0.0, total)), 1)
         gaps = sorted((v for v in verdicts if v.verdict != "made"),
                       key=lambda v: (-(v.weight * (1 - v.credit)), v.key))
@@ -814,9 +833,37 @@ class RubricEngine:
                  checks: list[NumberCheck], feedback: dict) -> ScoreOutcome:
         return ScoreOutcome(
             total=total, rating=rating_for_total(total), criteria=verdicts, numbers=checks,
-            feedback=feedback, engine=self.name, engine_version=self.version,
+            feedback=feedback, engine=self.name,
+            # Short-reference scores differ without the embedding model: say which ran.
+            engine_version=f"{self.version}+minilm" if embeddings.available() else self.version,
             rubric_version=question.rubric_version,
         )
+
+
+def semantic_share(reference_words: int) -> float:
+    """The embedding score's share of a reference-only total: SEMANTIC_SHARE for a reference
+    of one or two sentences, fading to nothing at REASONED_REFERENCE_WORDS words."""
+    expected = min(1.0, reference_words / REASONED_REFERENCE_WORDS)
+    return SEMANTIC_SHARE * min(1.0, 2 * (1.0 - expected))
+
+
+def _affirmed_sentences(doc: Document, pseudo: list[PseudoCriterion]) -> list[str]:
+    """The answer's sentences with the words it rejects blanked out ("I wouldn't keep
+    headroom" keeps "I wouldn't"): an embedding reads a rejected point as a point made.
+    Words the reference itself rejects stay, so agreeing with its "not an average" counts."""
+    rejected_by_reference = {key for p in pseudo
+                             for key, negated in zip(p.keys, p.negated, strict=True) if negated}
+    chars = list(doc.text)
+    for token in doc.tokens:
+        if token.negated and token.key not in rejected_by_reference:
+            chars[token.start : token.end] = " " * (token.end - token.start)
+    text = "".join(chars)
+    return [text[s.start : s.end].strip() for s in doc.sentences if text[s.start : s.end].strip()]
+
+
+def _sentence_texts(text: str) -> list[str]:
+    return [text[s.start : s.end].strip() for s in split_sentences(text)
+            if text[s.start : s.end].strip()]
 
 
 def _reference_feedback(label: str, verdict: str) -> str:

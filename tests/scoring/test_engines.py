@@ -325,7 +325,8 @@ def test_a_short_correct_answer_to_a_short_reference_is_not_scaled_down_for_leng
     short = engine().score(RECURSION, "A function that calls itself.")
     wrong = engine().score(RECURSION, "When a loop repeats until a condition becomes false.")
     assert short.total >= 30
-    assert wrong.total <= 5
+    assert wrong.total <= 12  # 0 lexically; the embedding model sees a loose resemblance
+    assert short.total > wrong.total + 25
 
 
 def test_restating_the_question_earns_little_in_reference_only_mode() -> None:
@@ -334,7 +335,8 @@ def test_restating_the_question_earns_little_in_reference_only_mode() -> None:
                                      "for a key in constant time on average.")
     restated = engine().score(spec, "A hash table is a table that is used for hashing.")
     answered = engine().score(spec, "Looking up the value stored for a key in constant time.")
-    assert restated.total < 15
+    assert restated.total < 30  # rating 1 (under 15 lexically; the model gives it some credit)
+    assert restated.rating == 1
     assert answered.total > restated.total + 25
 
 

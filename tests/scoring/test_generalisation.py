@@ -64,9 +64,10 @@ def test_short_answers_from_another_subject_beat_word_overlap(bundled_bank) -> N
     report = run(str(SHORT_ANSWERS))
     assert report["n"] == len(rows(SHORT_ANSWERS))
     assert report["matched"] == 0
-    assert report["spearman"] >= 0.38  # 0.435 when written
+    # 0.530 with the embedding model (scripts/bootstrap.sh installs it); 0.435 lexically alone.
+    assert report["spearman"] >= 0.48
     baseline = overlap_spearman(SHORT_ANSWERS)  # 0.294 when written
-    assert report["spearman"] > baseline + 0.08
+    assert report["spearman"] > baseline + 0.18
 
 
 def test_fixtures_cover_the_answer_kinds() -> None:
