@@ -380,6 +380,12 @@ class Answer(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} to {self.loop_question}"
 
+    @property
+    def has_score(self) -> bool:
+        """Whether the automatic score (scoring.ScoreResult, `answer.score`) exists yet."""
+        # The reverse one-to-one raises RelatedObjectDoesNotExist, an AttributeError.
+        return hasattr(self, "score")
+
 
 class Scorecard(models.Model):
     """An interviewer's structured review of one answer."""

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import calibration_charts
+from scoring import charts
 from scoring.calibration import calibration_report
 
 from .context_processors import is_interviewer
@@ -108,22 +108,14 @@ def _scorecard_context(request: HttpRequest, loop: Loop, answer: Answer,
         # Structured-interview rule: the others' scorecards stay hidden until yours is in.
         "others": [c for c in cards if c.interviewer_id != request.user.pk] if mine else [],
         "hidden_others": 0 if mine else len(cards),
-        "score": answer.score if answer.scoring_status == "scored" and _scored(answer) else None,
+        "score": answer.score if answer.scoring_status == "scored" and answer.has_score else None,
         "initial_text": _initial_text(answer),
     }
 
 
-def _scored(answer: Answer) -> bool:
-    try:
-        answer.score  # noqa: B018 - the access is the check
-    except Answer.score.RelatedObjectDoesNotExist:
-        return False
-    return True
-
-
 def _automatic_initial(answer: Answer) -> dict[str, Any]:
     """The automatic scorecard is the draft: its rating pre-fills the form."""
-    if answer.scoring_status == "scored" and _scored(answer):
+    if answer.scoring_status == "scored" and answer.has_score:
         return {"rating": answer.score.rating}
     return {}
 
@@ -184,7 +176,7 @@ def calibration(request: HttpRequest) -> HttpResponse:
     overall = report["overall"]
     context: dict[str, Any] = {"report": report, "banks": banks, "bank": bank}
     if rows:
-        context["scatter"] = calibration_charts.agreement_scatter(
+        context["scatter"] = charts.agreement_scatter(
             report["pairs"], title="Automatic total against the interviewer's rating",
             desc=(f"{overall['n']} scorecards. Each dot is one scorecard: automatic total on "
                   f"the horizontal axis, the interviewer's 1-4 rating on the vertical. Shaded "
@@ -193,7 +185,7 @@ def calibration(request: HttpRequest) -> HttpResponse:
                   f"quadratic weighted kappa {_fmt(overall['qwk'])}."))
     flipped = report["most_flipped"][:FLIPS_CHARTED]
     if flipped:
-        context["flip_chart"] = calibration_charts.flip_bars(
+        context["flip_chart"] = charts.flip_bars(
             flipped, title="Criteria interviewers flip most often",
             desc="Share of scorecards that changed the automatic verdict, per criterion: "
                  + "; ".join(f"{c['label']} {c['flips']} of {c['judged']}" for c in flipped)

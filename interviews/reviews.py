@@ -171,7 +171,7 @@ def queue_page(user: Any, filters: QueueFilters, page_number: Any,
 def automatic_criteria(answer: Answer) -> list[dict[str, Any]]:
     """The rubric as the scorer judged this answer, else (not scored) the snapshot's rubric
     with no automatic verdict. Each: key, label, kind, verdict (or ""), feedback."""
-    score = getattr(answer, "score", None) if _has_score(answer) else None
+    score = answer.score if answer.has_score else None
     if score is not None and score.criteria:
         return [{"key": c["key"], "label": c.get("label", c["key"]),
                  "kind": c.get("kind", "concept"), "verdict": c.get("verdict", ""),
@@ -180,14 +180,6 @@ def automatic_criteria(answer: Answer) -> list[dict[str, Any]]:
     return [{"key": c["key"], "label": c.get("label", c["key"]),
              "kind": c.get("kind", "concept"), "verdict": "", "feedback": ""}
             for c in spec.get("criteria", ())]
-
-
-def _has_score(answer: Answer) -> bool:
-    try:
-        answer.score  # noqa: B018 - the access is the check
-    except Answer.score.RelatedObjectDoesNotExist:
-        return False
-    return True
 
 
 def _who(user: Any) -> str:

@@ -3,11 +3,15 @@ same numbers in a table beside it, so the chart is never the only way to read th
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import count
+from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+from .engines.base import RATING_BAND_EDGES
 
 _ids = count(1)
 # Distinct hues and dash patterns, so series differ in more than colour.
@@ -19,20 +23,25 @@ def _id(prefix: str) -> str:
     return f"{prefix}-{next(_ids)}"
 
 
+def _svg_open(css_class: str, width: float, height: float, title: str, desc: str) -> list[str]:
+    """The accessible opening of every chart: role=img, labelled by its <title> and <desc>."""
+    title_id, desc_id = _id("chart-title"), _id("chart-desc")
+    return [
+        f'<svg class="chart {css_class}" role="img" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" aria-labelledby="{title_id} {desc_id}" '
+        f'xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{title_id}">{escape(title)}</title>',
+        f'<desc id="{desc_id}">{escape(desc)}</desc>',
+    ]
+
+
 def bar_chart(items: Sequence[tuple[str, float | None]], *, title: str, desc: str,
               max_value: float = 100.0) -> SafeString:
     """Horizontal bars, one per item, value printed at the end of each bar."""
     label_w, bar_w, row_h, pad = 250, 330, 30, 8
     width = label_w + bar_w + 70
     height = pad * 2 + row_h * max(1, len(items)) + 18
-    title_id, desc_id = _id("chart-title"), _id("chart-desc")
-    parts = [
-        f'<svg class="chart chart-bars" role="img" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" aria-labelledby="{title_id} {desc_id}" '
-        f'xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="{title_id}">{escape(title)}</title>',
-        f'<desc id="{desc_id}">{escape(desc)}</desc>',
-    ]
+    parts = _svg_open("chart-bars", width, height, title, desc)
     # Gridlines at 0/50/100 with the hire-ish zone marked lightly.
     for tick in (0, 25, 50, 75, 100):
         x = label_w + bar_w * tick / max_value
@@ -67,7 +76,6 @@ def line_chart(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[flo
     width, height = left + plot_w + right, top + plot_h + bottom
     n = max(1, len(x_labels))
     step = plot_w / max(1, n - 1)
-    title_id, desc_id = _id("chart-title"), _id("chart-desc")
 
     def x_at(i: int) -> float:
         return left + (i * step if n > 1 else plot_w / 2)
@@ -75,13 +83,7 @@ def line_chart(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[flo
     def y_at(v: float) -> float:
         return top + plot_h * (1 - max(0.0, min(v, max_value)) / max_value)
 
-    parts = [
-        f'<svg class="chart chart-lines" role="img" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" aria-labelledby="{title_id} {desc_id}" '
-        f'xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="{title_id}">{escape(title)}</title>',
-        f'<desc id="{desc_id}">{escape(desc)}</desc>',
-    ]
+    parts = _svg_open("chart-lines", width, height, title, desc)
     for tick in (0, 25, 50, 75, 100):
         y = y_at(tick)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
@@ -122,5 +124,79 @@ def line_chart(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[flo
         parts.append(f'<text x="{lx + 28}" y="{legend_y}" font-size="12" '
                      f'fill="#1d232b">{escape(short)}</text>')
         legend_y += 18
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every interpolated string is escaped
+
+
+def agreement_scatter(pairs: Sequence[tuple[float, int]], *, title: str,
+                      desc: str) -> SafeString:
+    """Automatic total (x, 0-100) against human rating (y, 1-4). Shaded cells are where the
+    automatic rating equals the human one; stacked dots show repeats."""
+    left, top, plot_w, plot_h, bottom = 70, 12, 440, 200, 40
+    width, height = left + plot_w + 20, top + plot_h + bottom
+    row_h = plot_h / 4
+
+    def x_at(total: float) -> float:
+        return left + plot_w * max(0.0, min(total, 100.0)) / 100
+
+    def y_at(rating: int) -> float:
+        return top + plot_h - (rating - 0.5) * row_h
+
+    parts = _svg_open("chart-scatter", width, height, title, desc)
+    edges = (0, *RATING_BAND_EDGES, 100)
+    for rating in range(1, 5):  # the diagonal of agreement: band `rating` on row `rating`
+        x0, x1 = x_at(edges[rating - 1]), x_at(edges[rating])
+        y0 = top + plot_h - rating * row_h
+        parts.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" '
+                     f'height="{row_h:.1f}" fill="#e6f4ec"/>')
+        parts.append(f'<text x="{left - 8}" y="{y_at(rating) + 4:.1f}" font-size="12" '
+                     f'fill="#1d232b" text-anchor="end">{rating}/4</text>')
+    for tick in (0, 25, 50, 75, 100):
+        x = x_at(tick)
+        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" '
+                     f'stroke="#d9dee4"/>')
+        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" font-size="11" '
+                     f'fill="#5b6673" text-anchor="middle">{tick}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" font-size="12" '
+                 f'fill="#5b6673" text-anchor="middle">Automatic total (0-100)</text>')
+    parts.append(f'<text x="14" y="{top + plot_h / 2:.1f}" font-size="12" fill="#5b6673" '
+                 f'text-anchor="middle" transform="rotate(-90 14 {top + plot_h / 2:.1f})">'
+                 'Human rating</text>')
+    parts.append(f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" '
+                 'stroke="#aeb7c2"/>')
+    seen: Counter[tuple[int, int]] = Counter()
+    for total, rating in pairs:
+        cell = (round(total), rating)
+        offset = seen[cell] * 5  # repeats stack upward instead of hiding each other
+        seen[cell] += 1
+        parts.append(f'<circle cx="{x_at(total):.1f}" cy="{y_at(rating) - offset + 8:.1f}" '
+                     'r="4" fill="#2456c7" fill-opacity=".75"/>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - every interpolated string is escaped
+
+
+def flip_bars(criteria: Sequence[dict[str, Any]], *, title: str, desc: str) -> SafeString:
+    """One bar per criterion: share of scorecards that flipped the automatic verdict."""
+    label_w, bar_w, row_h, pad = 260, 280, 28, 8
+    width = label_w + bar_w + 90
+    height = pad * 2 + row_h * max(1, len(criteria)) + 18
+    parts = _svg_open("chart-bars", width, height, title, desc)
+    for tick in (0, 50, 100):
+        x = label_w + bar_w * tick / 100
+        parts.append(f'<line x1="{x:.1f}" y1="{pad}" x2="{x:.1f}" y2="{height - 18}" '
+                     f'stroke="#d9dee4"/>')
+        parts.append(f'<text x="{x:.1f}" y="{height - 4}" font-size="11" fill="#5b6673" '
+                     f'text-anchor="middle">{tick}%</text>')
+    for i, c in enumerate(criteria):
+        y = pad + i * row_h
+        label = c["label"] if len(c["label"]) <= 38 else c["label"][:37] + "…"
+        parts.append(f'<text x="{label_w - 8}" y="{y + row_h / 2 + 4:.1f}" font-size="12" '
+                     f'fill="#1d232b" text-anchor="end">{escape(label)}</text>')
+        w = max(1.0, bar_w * c["rate"])
+        parts.append(f'<rect x="{label_w}" y="{y + 5}" width="{w:.1f}" height="{row_h - 10}" '
+                     'rx="3" fill="#b3261e"/>')
+        parts.append(f'<text x="{label_w + w + 6:.1f}" y="{y + row_h / 2 + 4:.1f}" '
+                     f'font-size="12" font-weight="600" fill="#1d232b">'
+                     f'{c["flips"]}/{c["judged"]}</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated string is escaped

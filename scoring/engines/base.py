@@ -161,15 +161,13 @@ def available_engines() -> list[str]:
     return sorted(_REGISTRY)
 
 
+# Where ratings 2, 3 and 4 start on the 0-100 scale.
+RATING_BAND_EDGES = (35, 60, 80)
+
+
 def rating_for_total(total: float) -> int:
     """Map 0-100 onto the 1-4 interview scale."""
-    if total >= 80:
-        return 4
-    if total >= 60:
-        return 3
-    if total >= 35:
-        return 2
-    return 1
+    return 1 + sum(total >= edge for edge in RATING_BAND_EDGES)
 
 
 def load_engine_modules(modules: tuple[str, ...] | list[str]) -> None:
