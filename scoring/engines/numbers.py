@@ -43,9 +43,16 @@ _add("W", 1e6, "mw", "megawatts")
 _add("x", 1.0, "x")
 _add("$", 1.0, "$", "usd", "dollars")
 for _word in ("server", "order", "request", "user", "stream", "replica", "node", "parameter",
-              "token", "zone", "region", "pod", "worker", "core", "cpu", "instance", "byte"):
+              "token", "zone", "region", "pod", "worker", "core", "cpu", "instance", "byte",
+              "query"):
     _add(_word, 1.0, _word, _word + "s")
 _add("parameter", 1.0, "params", "param")
+# Resource-time ("4 CPU-milliseconds", "GPU-hours") is time: what a rate times a cost gives.
+for _resource in ("cpu", "gpu", "core"):
+    for _spelling, (_unit, _factor) in list(_UNITS.items()):
+        if _unit == "s" and len(_spelling) > 1:
+            _add("s", _factor, f"{_resource}-{_spelling}", f"{_resource} {_spelling}")
+_add("query", 1.0, "queries")
 
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6,
            "b": 1e9, "bn": 1e9, "billion": 1e9}
@@ -60,6 +67,13 @@ _QUANTITY_RE = re.compile(
     rf"(?:(?P<sp>\s?)(?P<unit>(?i:{_UNIT_ALTS})))?"
     r"(?![A-Za-z0-9])"
 )
+# What makes a quantity a rate or a per-unit figure: "QPS per GPU", "QPS/GPU", "% per hour",
+# "% an hour", "orders every 5 minutes". "/" binds only without spaces ("1,250 GPUs / 2 zones"
+# is a division); a count ("per 5 minutes") only with "per" or "every".
+_PER_RE = re.compile(
+    rf"(?:/|\s+(?i:per|every)\s+(?:(?P<count>\d+(?:\.\d+)?)\s?)?|\s+(?i:an?|each)\s+)"
+    rf"(?P<den>(?i:{_UNIT_ALTS}))(?![A-Za-z0-9])"
+)
 
 
 @dataclass(frozen=True)
@@ -72,22 +86,77 @@ class Quantity:
     text: str
     start: int
     end: int
+    factor: float = 1.0  # written unit -> canonical unit ("200k RPM": 1/60)
+    per: float = 1.0  # a rate's denominator in canonical units ("24% per hour": 3600)
 
     @property
     def is_range(self) -> bool:
         return self.low != self.high
 
 
-def parse_unit(unit: str) -> tuple[str, float]:
-    """Canonical unit and factor for a unit as a rubric spells it ("ms", "GPUs", "QPS")."""
-    key = unit.strip().lower()
-    if not key:
-        return "", 1.0
+def _simple_unit(key: str) -> tuple[str, float] | None:
     if key in _UNITS:
         return _UNITS[key]
     if key.endswith("s") and key[:-1] in _UNITS:
         return _UNITS[key[:-1]]
+    return None
+
+
+_RUBRIC_PER_RE = re.compile(r"\s*/\s*|\s+(?:per|an?|each|every)\s+")
+
+
+def parse_unit(unit: str) -> tuple[str, float]:
+    """Canonical unit and factor for a unit as a rubric spells it ("ms", "GPUs", "QPS",
+    "QPS per GPU", "percent per hour"): a rate or per-unit figure is "numerator/denominator"
+    in canonical units, so "24% per hour" and "percent per hour" compare."""
+    key = " ".join(unit.strip().lower().split())
+    if not key:
+        return "", 1.0
+    simple = _simple_unit(key)
+    if simple:
+        return simple
+    separators = list(_RUBRIC_PER_RE.finditer(key))
+    if separators:
+        cut = separators[-1]
+        numerator, denominator = key[: cut.start()], key[cut.end() :]
+        count = re.match(r"(\d+(?:\.\d+)?)\s*", denominator)
+        if count:
+            denominator = denominator[count.end() :]
+        den = _simple_unit(denominator)
+        num = parse_unit(numerator) if numerator else ("", 1.0)
+        if den:
+            return combine_units(num, den, float(count.group(1)) if count else 1.0)
     return key, 1.0
+
+
+def combine_units(numerator: tuple[str, float], denominator: tuple[str, float],
+                  count: float = 1.0) -> tuple[str, float]:
+    """"QPS" per "GPU" -> ("qps/gpu", 1); "%" per "hour" -> ("%/s", 1/3600)."""
+    num, num_factor = numerator
+    den, den_factor = denominator
+    unit = f"{num}/{den}"
+    if unit in {"request/s", "query/s"}:
+        unit = "qps"
+    return unit, num_factor / (den_factor * count)
+
+
+def unit_parts(unit: str) -> tuple[str, str]:
+    """Numerator and denominator of a canonical unit ("qps" is requests per second)."""
+    if unit == "qps":
+        return "request", "s"
+    if "/" in unit and len(unit) > 1:
+        numerator, _, denominator = unit.rpartition("/")
+        return numerator, denominator
+    return unit, ""
+
+
+def same_unit(found: str, wanted: str) -> bool:
+    """A found unit matches a wanted one exactly, or is a bare rate with the same
+    denominator ("562.5 per GPU" for "QPS per GPU", "3,333 per second" for "RPS")."""
+    if found == wanted:
+        return True
+    numerator, denominator = unit_parts(found)
+    return not numerator and bool(denominator) and denominator == unit_parts(wanted)[1]
 
 
 def _to_float(number: str) -> float:
@@ -115,19 +184,34 @@ def find_quantities(text: str) -> list[Quantity]:
             unit, factor = "$", 1.0
         end = match.end() if unit_text or match.group("cur") else match.end("b") if b else (
             match.end("sa") if match.group("sa") else match.end("a"))
+        per = _PER_RE.match(text, end) if unit != "x" else None
+        per_factor = 1.0
+        if per and (unit or per.group(0).lstrip().lower().startswith(("per", "/"))):
+            count = float(per.group("count")) if per.group("count") else 1.0
+            denominator = parse_unit(per.group("den"))
+            unit, factor = combine_units((unit, factor), denominator, count)
+            per_factor = denominator[1] * count
+            end = per.end()
         low, high = sorted((a * factor, b_value * factor))
         found.append(Quantity(
             value=(low + high) / 2, low=low, high=high, unit=unit, written=a,
-            text=text[match.start():end], start=match.start(), end=end,
+            text=text[match.start():end], start=match.start(), end=end, factor=factor,
+            per=per_factor,
         ))
-    return found
+    return _drop_denominators(found)
+
+
+def _drop_denominators(found: list[Quantity]) -> list[Quantity]:
+    """A count inside a rate ("per 5 minutes") is part of that rate, not a number of its own."""
+    return [q for q in found
+            if not any(o is not q and o.start <= q.start and q.end <= o.end for o in found)]
 
 
 def within_tolerance(quantity: Quantity, expected: float, unit: str,
                      tolerance_percent: float | None) -> bool:
     """Whether a found value (or range) meets expected ± tolerance in a compatible unit."""
     canonical, factor = parse_unit(unit)
-    if quantity.unit and canonical and quantity.unit != canonical:
+    if quantity.unit and canonical and not same_unit(quantity.unit, canonical):
         return False
     target = expected * factor
     slack = abs(target) * (tolerance_percent if tolerance_percent is not None else 5.0) / 100
@@ -136,7 +220,7 @@ def within_tolerance(quantity: Quantity, expected: float, unit: str,
 
 def compatible(quantity: Quantity, unit: str) -> bool:
     canonical, _ = parse_unit(unit)
-    return bool(quantity.unit) and quantity.unit == canonical
+    return bool(quantity.unit) and same_unit(quantity.unit, canonical)
 
 
 def distance(quantity: Quantity, expected: float, unit: str) -> float:
@@ -310,24 +394,62 @@ def _operand_value(text: str, quantity: Quantity) -> list[float]:
     return [quantity.value]
 
 
+_ARROWS = {"->", "→", "=>"}
+_ARROW_NEXT_RE = re.compile(r"%?\s*(?:->|→|=>)\s*~?\d")
+_CONTRAST_RE = re.compile(r"\b(?:but|however|although|though|whereas|while|vs\.?|versus)\b",
+                          re.IGNORECASE)
+
+
+def _components(unit: str) -> set[str]:
+    numerator, denominator = unit_parts(unit)
+    return {part for part in (numerator, denominator) if part and part != "s"} | (
+        {"s"} if numerator == "s" else set())
+
+
+def _shares_unit(result: Quantity, operands: list[Quantity]) -> bool:
+    """Whether the operands could give the result's unit: a bare, % or x result can come from
+    anything; otherwise some operand must share its quantity (time denominators aside)."""
+    if result.unit in {"", "%", "x"}:
+        return True
+    wanted = _components(result.unit)
+    return any(q.unit and _components(q.unit) & wanted for q in operands)
+
+
 def find_implied_calculations(text: str, quantities: list[Quantity] | None = None,
                               skip: list[Calculation] | None = None) -> list[Calculation]:
     """Arithmetic stated in prose ("at 50k QPS that's only 10ms of CPU") whose result no
-    product or quotient of the sentence's earlier numbers comes near (within 3x)."""
+    product or quotient of the sentence's earlier numbers comes near (within 3x).
+
+    The operands are the numbers since the previous result in the sentence ("≈ 120 tok/s ->
+    12 QPS" starts again from 120 tok/s) and since the last contrast ("7ms vs 12ms, but a
+    retrain means a 45 min rebuild" compares, it does not compute). A result with a unit needs
+    an operand that shares it ("orders/hour" for "orders"; not "tok/s" for "QPS per card",
+    which comes from a number in another sentence). A ramp ("5 -> 25 -> 50") is not a sum."""
     from itertools import product
 
     qs = quantities if quantities is not None else find_quantities(text)
     covered = [(c.start, c.end) for c in (skip or [])]
     flagged: list[Calculation] = []
-    sentence_starts = [0] + [m.end() for m in re.finditer(r"[.!?;\n](?:\s|$)", text)]
-    for marker in _RESULT_RE.finditer(text):
+    # A semicolon joins a cost to its consequence ("a check is ~200µs; at 20k QPS that's ...").
+    sentence_starts = [0] + [m.end() for m in re.finditer(r"[.!?\n](?:\s|$)", text)]
+    markers = list(_RESULT_RE.finditer(text))
+    for index, marker in enumerate(markers):
         sentence_start = max(s for s in sentence_starts if s <= marker.start())
         after = [q for q in qs if marker.end() <= q.start <= marker.end() + 3]
         if not after:
             continue
         result = after[0]
-        operands = [q for q in qs if sentence_start <= q.start and q.end <= marker.start()][-3:]
+        if marker.group(0).strip() in _ARROWS and _ARROW_NEXT_RE.match(text, result.end):
+            continue  # "ramp 5 -> 25 -> 50 -> 100"
+        start = sentence_start
+        if index and markers[index - 1].end() > sentence_start:
+            start = markers[index - 1].end()
+        contrasts = [m.end() for m in _CONTRAST_RE.finditer(text, start, marker.start())]
+        start = max([start, *contrasts])
+        operands = [q for q in qs if start <= q.start and q.end <= marker.start()][-3:]
         if len(operands) < 2 or result.value <= 0:
+            continue
+        if not _shares_unit(result, operands):
             continue
         if any(s <= q.start < e for q in [*operands, result] for s, e in covered):
             continue

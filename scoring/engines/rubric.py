@@ -9,6 +9,7 @@ and each number with a unit becomes a numeric one.
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -35,6 +36,7 @@ from scoring.engines.numbers import (
     find_quantities,
     format_number,
     parse_unit,
+    unit_parts,
     within_tolerance,
 )
 from scoring.engines.text import (
@@ -59,6 +61,11 @@ CONTRADICTION_PENALTY = 0.25  # share of a criterion's weight lost for rejecting
 WRONG_RESULT_PENALTY = 0.3  # share of a numeric criterion's weight lost for a wrong answer
 WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
 ARITHMETIC_PENALTY = 0.2  # of the total, per wrong calculation (at most two)
+# An order-of-magnitude slip that no criterion already charges (no pitfall in its sentence, no
+# numeric criterion in its result's unit) usually drives a conclusion ("~30,000 orders, plenty
+# to judge on"): it costs more than a near miss.
+MAGNITUDE_PENALTY = 0.35
+MAGNITUDE_AT = math.log(10)
 REASONED_REFERENCE_WORDS = 80  # a reference this long sets full expectations of reasoning
 SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words is scaled down
 # Reference-only mode against a short reference (short-answer grading) blends the lexical score
@@ -148,6 +155,7 @@ class Pattern:
     negative: bool  # the phrase states a rejection ("no bake window")
     source: str
     numbers: tuple[Quantity, ...] = ()  # numbers the phrase states ("40 QPS"): all must appear
+    approximate: tuple[bool, ...] = ()  # per number: the phrase says "~15ms" or "about 15ms"
     sequence: tuple[str, ...] = ()  # "room for", "audio-in": one content word, matched verbatim
 
     @property
@@ -170,10 +178,16 @@ def make_pattern(phrase: str) -> Pattern:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
     numbers = tuple(find_quantities(phrase))
+    approximate = tuple(bool(_APPROXIMATE_RE.search(phrase[: q.start])) for q in numbers)
     words = [t for t in tokens if not t.lower[0].isdigit()]
     sequence = (tuple(t.key for t in words)
                 if len(keys) == 1 and len(words) > 1 and not numbers and not negative else ())
-    return Pattern(tuple(keys), tuple(weights), negative, phrase, numbers, sequence)
+    return Pattern(tuple(keys), tuple(weights), negative, phrase, numbers, approximate, sequence)
+
+
+_APPROXIMATE_RE = re.compile(
+    r"(?:~|≈|\b(?:about|around|roughly|approx\.?|approximately|nearly|almost|some))\s*[$€£]?$",
+    re.IGNORECASE)
 
 
 @dataclass
@@ -213,16 +227,34 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
 NUMBER_WEIGHT = 1.5
 
 
+APPROXIMATE_PHRASE = 0.05  # "~15ms" in a phrase also matches 14.5ms; "15ms" only 15ms
+
+
 def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
+    """Where each number the phrase states appears in the sentence: the same value once units
+    and formatting are normalised ("1,250" = "1250" = "1.25k", "0.7ms" = "700us"), within a
+    tolerance only for a number the phrase itself gives as approximate."""
     spans: list[Span] = []
-    for wanted in pattern.numbers:
+    for wanted, approximate in zip(pattern.numbers, pattern.approximate, strict=True):
+        slack = APPROXIMATE_PHRASE if approximate else 1e-9
         hit = next((q for q in doc.sentence_numbers.get(sentence, ())
-                    if (not q.unit or not wanted.unit or q.unit == wanted.unit)
-                    and q.low * 0.97 <= wanted.value <= q.high * 1.03), None)
+                    if _same_number(q, wanted, slack)), None)
         if hit is None:
             return []
         spans.append(Span(hit.start, hit.end))
     return spans
+
+
+def _same_number(found: Quantity, wanted: Quantity, slack: float) -> bool:
+    low, high = found.low, found.high
+    if found.unit and wanted.unit and found.unit != wanted.unit:
+        # "40 QPS" is said in "40 QPS per GPU", and "24%" in "24% per hour".
+        if "/" not in wanted.unit and unit_parts(found.unit)[0] == wanted.unit != found.unit:
+            low, high = low * found.per, high * found.per
+        else:
+            return False
+    return (low <= wanted.high * (1 + slack) + 1e-12
+            and wanted.low * (1 - slack) - 1e-12 <= high)
 
 
 def _match_sequence(doc: Document, pattern: Pattern) -> Match:
@@ -356,7 +388,7 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         if not pattern.specific:
             continue
         agree, _ = match_pattern(doc, pattern)
-        if agree.score >= PITFALL_AT:
+        if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
     hit = bool(sentences)
@@ -365,15 +397,59 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
     return verdict, sentences
 
 
-def judge_numeric(doc: Document, criterion: CriterionSpec,
-                  model_answer: str) -> tuple[CriterionVerdict, NumberCheck]:
+def question_numbers(question: QuestionSpec) -> list[Quantity]:
+    """The numbers the candidate was given: those in the prompt and the scenario."""
+    text = "\n".join(part for part in (question.prompt, question.scenario) if part)
+    if text not in _GIVEN:
+        if len(_GIVEN) > 2000:
+            _GIVEN.clear()
+        _GIVEN[text] = find_quantities(text)
+    return _GIVEN[text]
+
+
+_GIVEN: dict[str, list[Quantity]] = {}
+
+
+def restated(quantity: Quantity, given: list[Quantity]) -> bool:
+    """The answer repeats a number the question gave ("200k requests per minute"): the same
+    number as written, with the same kind of unit (or none)."""
+    numerator = unit_parts(quantity.unit)[0]
+    return any(math.isclose(quantity.written, g.written, rel_tol=0.005)
+               and g.is_range == quantity.is_range
+               and (not numerator or not g.unit or unit_parts(g.unit)[0] == numerator)
+               for g in given)
+
+
+_LIMITING = frozenset(["only", "just", "enough", "alone", "solely"])
+
+
+def _limits_kept(doc: Document, pattern: Pattern, sentence: int) -> bool:
+    """A mistake that lies in a limit ("average latency only") is made only where the limit
+    is stated too: "even when average latency is fine" names averages without relying on them."""
+    limits = {w.lower() for w in re.findall(r"[A-Za-z]+", pattern.source)} & _LIMITING
+    if not limits:
+        return True
+    words = {t.lower for t in doc.tokens if t.sentence == sentence}
+    return bool(words & limits)
+
+
+def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
+                  given: list[Quantity] | None = None) -> tuple[CriterionVerdict, NumberCheck]:
+    """A numeric criterion is earned by a number the answer states in the criterion's unit,
+    or in another unit it chose itself. A number copied from the question earns nothing
+    through a conversion the engine makes ("200k requests per minute" is not a stated
+    3,333 per second) and is never a wrong result: the candidate did not compute it."""
     expected = float(criterion.expected_value or 0.0)
     tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
     evidence = collect_evidence(doc, criterion)
     agree = evidence.agree
-    candidates = _numeric_candidates(doc, criterion, agree)
+    _, factor = parse_unit(criterion.unit)
+    copied = {id(q) for q in doc.quantities if restated(q, given or [])}
+    candidates = [q for q in _numeric_candidates(doc, criterion, evidence)
+                  if id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9)]
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
-    chosen = hits[0] if hits else _closest(candidates, expected, criterion.unit)
+    chosen = hits[0] if hits else _closest(
+        [q for q in candidates if id(q) not in copied], expected, criterion.unit)
     worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
     in_calculation = chosen is not None and any(
         c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
@@ -421,11 +497,14 @@ def _model_operations(model_answer: str) -> list[Operation]:
     return _MODEL_OPERATIONS[model_answer]
 
 
-def _numeric_candidates(doc: Document, criterion: CriterionSpec, agree: Match) -> list[Quantity]:
-    """Numbers in the criterion's unit, or bare numbers in a sentence about the criterion."""
+def _numeric_candidates(doc: Document, criterion: CriterionSpec,
+                        evidence: Evidence) -> list[Quantity]:
+    """Numbers in the criterion's unit, or bare numbers in a sentence about the criterion
+    (one where a phrase is at least partly made, not merely one word of the label)."""
     canonical, _ = parse_unit(criterion.unit)
-    relevant = {_sentence_of(doc, span.start) for span in agree.spans}
-    unit_tokens = {t.sentence for t in doc.tokens if t.key == canonical or t.lower == canonical}
+    names = {canonical, unit_parts(canonical)[0]} - {""}
+    relevant = {match.sentence for _, match in evidence.hits}
+    unit_tokens = {t.sentence for t in doc.tokens if t.key in names or t.lower in names}
     out: list[Quantity] = []
     for quantity in doc.quantities:
         if compatible(quantity, criterion.unit):
@@ -550,9 +629,27 @@ def wrong_arithmetic(doc: Document) -> int:
     return sum(1 for c in doc.calculations if not c.correct) + len(doc.implied)
 
 
+def arithmetic_penalty(doc: Document, charged: set[int] | None = None,
+                       units: tuple[str, ...] = ()) -> float:
+    """Share of the total lost for wrong arithmetic: ARITHMETIC_PENALTY per wrong calculation,
+    MAGNITUDE_PENALTY for one off by 10x or more that nothing else charges (a pitfall made in
+    its sentence, or a numeric criterion in its result's unit); the two worst count."""
+    costs: list[float] = []
+    for calculation in [*(c for c in doc.calculations if not c.correct), *doc.implied]:
+        stated, actual = calculation.stated, calculation.actual
+        off = abs(math.log(stated / actual)) if stated > 0 and actual > 0 else math.inf
+        result = next((q for q in doc.quantities if q.end == calculation.end), None)
+        sentences = {_sentence_of(doc, calculation.start), _sentence_of(doc, calculation.end - 1)}
+        judged = result is not None and any(compatible(result, unit) for unit in units)
+        severe = off >= MAGNITUDE_AT and not (sentences & (charged or set())) and not judged
+        costs.append(MAGNITUDE_PENALTY if severe else ARITHMETIC_PENALTY)
+    return sum(sorted(costs, reverse=True)[:2])
+
+
 def rubric_total(doc: Document, verdicts: list[CriterionVerdict],
                  pitfall_sentences: set[int] | None = None,
-                 wrong_keys: set[str] | None = None) -> float:
+                 wrong_keys: set[str] | None = None,
+                 numeric_units: tuple[str, ...] = ()) -> float:
     """0-100 from weighted credit, less pitfalls, rejected points, wrong results and
     wrong arithmetic, scaled by how reasoned and how long the answer is."""
     positive = [v for v in verdicts if v.kind != "pitfall"]
@@ -566,7 +663,7 @@ def rubric_total(doc: Document, verdicts: list[CriterionVerdict],
     wrong_results = wrong_keys if wrong_keys is not None else set()
     penalty += sum(WRONG_RESULT_PENALTY * v.weight for v in positive
                    if v.kind == "numeric" and v.key in wrong_results)
-    penalty = penalty / possible + ARITHMETIC_PENALTY * min(2, wrong_arithmetic(doc))
+    penalty = penalty / possible + arithmetic_penalty(doc, charged, numeric_units)
     shaped = min(1.0, coverage / 0.85)
     total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
     return round(min(100.0, max(0.0, total)), 1)
@@ -710,7 +807,7 @@ def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.1"
+    version = "1.2"
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
@@ -724,6 +821,7 @@ class RubricEngine:
         by_key: dict[str, CriterionVerdict] = {}
         checks: list[NumberCheck] = []
         tainted: set[int] = set()
+        given = question_numbers(question)
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
         for criterion in question.criteria:
             if criterion.kind == "pitfall":
@@ -732,12 +830,13 @@ class RubricEngine:
         for criterion in question.criteria:
             if criterion.kind == "numeric":
                 by_key[criterion.key], check = judge_numeric(doc, criterion,
-                                                             question.model_answer)
+                                                             question.model_answer, given)
                 checks.append(check)
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted))
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
-        total = rubric_total(doc, verdicts, tainted, doc.wrong_results)
+        units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
+        total = rubric_total(doc, verdicts, tainted, doc.wrong_results, units)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
         return self._outcome(question, total, verdicts, checks, feedback)
 

@@ -353,3 +353,91 @@ def test_the_domain_thesaurus_does_not_rewrite_general_words() -> None:
     for phrase, key in (("default", "fallback"), ("cells", "region"), ("buffer", "headroom"),
                         ("the tail", "percentile")):
         assert key not in {t.key for t in tokenize(phrase)}, phrase
+
+
+PER_GPU = QuestionSpec(
+    prompt="A team serves 45,000 QPS on 80 A100s. Sanity-check it against 40 QPS per A100.",
+    model_answer="45,000 / 80 = 562.5 QPS per GPU, about 14 times the 40 QPS per A100.",
+    criteria=(
+        CriterionSpec("per-gpu", "Computes ~562.5 QPS per GPU", kind="numeric", weight=2,
+                      phrases=("562", "per GPU"), expected_value=562.5, unit="QPS per GPU",
+                      tolerance_percent=5),
+        CriterionSpec("workload", "Asks what a query is", weight=1,
+                      phrases=("what a query is", "tokens per request")),
+    ),
+)
+
+HOURLY = QuestionSpec(
+    prompt="The leak SLI is 0.5% per hour; the alert fires on 2% growth over five minutes.",
+    criteria=(
+        CriterionSpec("hourly", "Converts the alert to ~24% per hour", kind="numeric", weight=2,
+                      phrases=("per hour",), expected_value=24, unit="percent per hour",
+                      tolerance_percent=5),
+    ),
+)
+
+RPS = QuestionSpec(
+    prompt="A TorchServe deployment handles 200k requests per minute. What is that per second?",
+    scenario="The engineer reported 200k RPM at under 40% CPU.",
+    criteria=(
+        CriterionSpec("rps", "Converts 200k RPM to ~3,333 RPS", kind="numeric", weight=2,
+                      phrases=("3,333", "per second"), expected_value=3333,
+                      unit="requests per second", tolerance_percent=3),
+        CriterionSpec("watch", "Watches p99 latency", weight=1, phrases=("p99 latency",)),
+    ),
+)
+
+
+def test_numeric_criterion_in_a_compound_unit_is_made_by_the_stated_rate() -> None:
+    for answer in ("45,000 / 80 = 562.5 QPS per GPU, so I'd ask what a query is.",
+                   "That is 562.5 QPS/GPU, so I'd ask what a query is.",
+                   "Each card does 562.5 per GPU-second... 562.5 per GPU, so ask what a query is."):
+        check = engine().score(PER_GPU, answer).numbers[0]
+        assert check.within_tolerance, answer
+        assert check.found_value == 562.5
+    for answer in ("2% x 12 = 24% per hour, far above the SLI.",
+                   "Sustained, that is 24 percent an hour, 48 times the SLI."):
+        outcome = engine().score(HOURLY, answer)
+        assert verdict(outcome, "hourly").verdict == "made", answer
+        assert outcome.numbers[0].found_value == 24
+
+
+def test_a_number_copied_from_the_question_does_not_earn_a_converted_criterion() -> None:
+    restated = engine().score(RPS, "It handles 200k requests per minute, and I'd watch p99 "
+                                   "latency per model because the tail is what users feel.")
+    converted = engine().score(RPS, "200k requests per minute / 60 is about 3,333 requests per "
+                                    "second, and I'd watch p99 latency per model.")
+    assert verdict(restated, "rps").verdict != "made"
+    assert not restated.numbers[0].within_tolerance
+    assert verdict(converted, "rps").verdict == "made"
+    # A figure the question gave is not the candidate's wrong result either.
+    quoted = engine().score(PER_GPU, "Azure saw 40 QPS per A100, so I'd ask what a query is.")
+    assert verdict(quoted, "per-gpu").verdict == "missed"
+    assert "per-gpu" not in {c.criterion_key for c in quoted.numbers if c.found_value}
+
+
+def test_order_of_magnitude_slip_nothing_else_charges_costs_more() -> None:
+    question = QuestionSpec(prompt="Describe a canary rollout.", criteria=(
+        CriterionSpec("canary", "Starts with a small canary", phrases=("2% canary",)),
+        CriterionSpec("bake", "Bakes before judging", phrases=("bake 15 minutes",)),
+    ))
+    base = ("Start with a 2% canary and bake 15 minutes before judging, because caches warm. "
+            "We do ~100k orders/hour, so 2% for 15 minutes gives us ~{} orders in the canary.")
+    near = engine().score(question, base.format("100"))  # 5x off
+    far = engine().score(question, base.format("30,000"))  # 60x off
+    right = engine().score(question, base.format("500"))
+    assert right.total - near.total >= 15
+    assert near.total - far.total >= 10
+
+
+def test_a_pitfall_about_a_limit_needs_the_limit() -> None:
+    question = QuestionSpec(prompt="Which SLIs for live transcription?", criteria=(
+        CriterionSpec("jitter", "Monitors jitter", phrases=("chunk jitter",)),
+        CriterionSpec("avg-only", "Averages only", kind="pitfall", weight=1,
+                      phrases=("average latency only",)),
+    ))
+    fine = engine().score(question, "Track chunk jitter, because captions stutter even when "
+                                    "average latency is fine.")
+    only = engine().score(question, "Track chunk jitter and average latency only.")
+    assert verdict(fine, "avg-only").verdict == "missed"
+    assert verdict(only, "avg-only").verdict == "made"

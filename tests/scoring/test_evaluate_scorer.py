@@ -38,10 +38,11 @@ def test_rubric_mode_matches_every_row_and_agrees_with_graders(bundled_bank) -> 
     assert report["n"] == 35
     assert report["matched"] == 35
     assert report["mode"] == "rubric"
-    assert report["spearman"] >= 0.90  # 0.935 when written
+    assert report["spearman"] >= 0.93  # 0.935 when written; 0.956 with engine 1.2
     assert report["pearson"] >= 0.88
     # No kind of weak answer is systematically over-scored after the linear fit.
-    for kind in ("keyword-stuffed", "negation", "confident-wrong", "verbose-shallow"):
+    for kind in ("keyword-stuffed", "negation", "confident-wrong", "verbose-shallow",
+                 "wrong-numbers"):
         assert report["mean_signed_error_by_kind"][kind] < 0.35, kind
 
 
@@ -55,7 +56,7 @@ def test_reference_only_mode_beats_word_overlap(bundled_bank) -> None:
         rows = list(csv.DictReader(handle))
     baseline = spearman([word_overlap(r["reference_answer"], r["answer"]) for r in rows],
                         [float(r["score"]) for r in rows])
-    assert report["spearman"] >= 0.84  # 0.869 when written
+    assert report["spearman"] >= 0.85  # 0.869 when written; 0.875 with engine 1.2
     assert report["spearman"] > baseline + 0.1
 
 

@@ -88,3 +88,64 @@ def test_implied_arithmetic_is_checked_with_units_and_rates() -> None:
     assert not find_implied_calculations(sample.format("500"))
     assert not find_implied_calculations("With 1,250 GPUs and 20% headroom that's 1,500")
     assert not find_implied_calculations("at 12 QPS per T4, 30k QPS means 2,500 T4s")
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "expected"),
+    [
+        ("562.5 QPS per GPU", "QPS per GPU", 562.5),
+        ("562.5 QPS/GPU", "QPS per GPU", 562.5),
+        ("40 QPS per A100", "QPS per GPU", 40),
+        ("562.5 per GPU", "QPS per GPU", 562.5),
+        ("24% per hour", "percent per hour", 24),
+        ("24%/hour", "% per hour", 24),
+        ("24 percent an hour", "percent per hour", 24),
+        ("0.4% per minute", "percent per hour", 24),
+        ("2% per 5 minutes", "percent per hour", 24),
+        ("3,333 requests per second", "requests per second", 3333),
+        ("3,333 per second", "requests per second", 3333),
+        ("200k requests per minute", "requests per second", 3333),
+    ],
+)
+def test_rates_and_per_unit_figures_compare_with_compound_units(
+        text: str, unit: str, expected: float) -> None:
+    quantity = only(f"that is {text} in total")
+    assert within_tolerance(quantity, expected, unit, 1), (quantity, unit)
+
+
+def test_a_rate_is_not_a_total_and_a_division_is_not_a_rate() -> None:
+    assert not within_tolerance(only("562.5 QPS"), 562.5, "QPS per GPU", 5)
+    assert not within_tolerance(only("24%"), 24, "percent per hour", 5)
+    assert not within_tolerance(only("40 QPS per GPU"), 40, "GPUs", 5)
+    assert [q.text for q in find_quantities("1,250 GPUs / 2 zones = 625")] == [
+        "1,250 GPUs", "2 zones", "625"]
+    [calculation] = find_calculations("2% x 12 = 24% per hour")
+    assert calculation.correct
+
+
+def test_prose_arithmetic_check_skips_ramps_contrasts_and_unrelated_units() -> None:
+    from scoring.engines.numbers import find_implied_calculations
+
+    assert not find_implied_calculations("if it holds, ramp 5 -> 25 -> 50 -> 100")
+    assert not find_implied_calculations(
+        "T4 FP16 on a 3B model ≈ 120 tok/s (measured) -> 12 QPS/GPU.")
+    assert not find_implied_calculations(
+        "~7ms vs ~12ms p99, but every retrain means a ~45 min rebuild.")
+    # Still caught: a rate times a cost across a semicolon, in resource-time units.
+    assert find_implied_calculations(
+        "a remote flag check is ~200µs; at 20k QPS that's 4 CPU-milliseconds per second")
+
+
+def test_phrase_numbers_match_exactly_unless_the_phrase_says_about() -> None:
+    from scoring.engines.rubric import analyse, make_pattern, match_pattern
+
+    def score(phrase: str, answer: str) -> float:
+        return match_pattern(analyse(answer), make_pattern(phrase))[0].score
+
+    assert score("11ms", "the model takes 11.3ms at p99") == 0
+    assert score("11ms", "the model takes 11ms at p99") == 1
+    for written in ("1,250", "1250", "1.25k"):
+        assert score("1,250 GPUs", f"so we need {written} GPUs") == 1, written
+    assert score("0.7ms", "leaves 700us of margin") == 1
+    assert score("~1,250 GPUs", "so we need 1,220 GPUs") == 1
+    assert score("~1,250 GPUs", "so we need 1,100 GPUs") == 0
