@@ -1,7 +1,8 @@
 """Debrief and progress pages. Thin: access, one query or two, a template.
 
 Every loop lookup goes through `loop_for_viewer`, so who may read a debrief is decided in one
-place (candidates their own; staff any; interviewers are added there later).
+place: candidates their own, staff any. Interviewers review through /review/ instead, because the
+debrief shows other interviewers' votes and they fill in their own scorecard first.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ TEMPLATE = "scoring/debrief.html"
 
 
 def loops_for_viewer(user: Any) -> QuerySet[Loop]:
-    """The loops whose debriefs `user` may read. Extend here for assigned interviewers."""
+    """The loops whose debriefs `user` may read."""
     loops = Loop.objects.select_related("bank")
     if user.is_staff:
         return loops
