@@ -344,10 +344,17 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
     and further distinct phrases add with diminishing returns."""
     values: list[float] = []
     seen: set[str] = set()
+    counted: set[tuple[int, int]] = set()
     for pattern, match in evidence.hits:
         if pattern.source in seen:
             continue
         seen.add(pattern.source)
+        # Two phrases for the same words ("rollback" and "roll back", "kill switch" and
+        # "on/off switch") are one piece of evidence, not two.
+        spans = {(span.start, span.end) for span in match.spans}
+        if spans and spans <= counted:
+            continue
+        counted |= spans
         value = 1.0 if pattern.specific else GENERIC_HIT
         if match.score < MADE_AT:
             value *= 0.5
@@ -807,7 +814,7 @@ def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.2"
+    version = "1.3"
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

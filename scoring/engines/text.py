@@ -73,6 +73,20 @@ _BACKWARD_DISMISSALS = (
     ("skip", "it"), ("skip", "them"), ("waste",), ("just", "extra"), ("not", "necessary"),
     ("no", "need"), ("not", "a", "concern"), ("doesn't", "matter"), ("dont", "matter"),
     ("don't", "matter"), ("isn't", "needed"), ("not", "important"),
+    # "... are too noisy to budget against", "... rare enough to ignore": the clause is dismissed.
+    ("too", "noisy"), ("too", "slow"), ("too", "expensive"), ("too", "costly"),
+    ("too", "complex"), ("too", "complicated"), ("too", "risky"), ("to", "ignore"),
+    ("can", "ignore"), ("can", "be", "ignored"),
+) + tuple(
+    # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
+    (negator, *((verdict,) if isinstance(verdict, str) else verdict))
+    for negator in ("isn't", "isnt", "aren't", "arent", "wasn't", "weren't", "doesn't",
+                    "don't", "not")
+    for verdict in ("worth", "needed", "necessary", "required", "useful", "important", "matter",
+                    ("a", "real"), ("a", "problem"), ("an", "issue"), ("a", "concern"))
+    if (negator, verdict) not in {("not", "needed"), ("not", "worth"), ("not", "necessary"),
+                                  ("doesn't", "matter"), ("don't", "matter"),
+                                  ("isn't", "needed"), ("not", "important")}
 )
 _CLAUSE_BREAK_WORDS = frozenset(
     [
@@ -329,9 +343,25 @@ _REASONING_RE = re.compile(
 )
 
 
+# A list of steps ("2/10/50/100", "2 -> 10 -> 25", "98/2" after "Istio") or a name with digits
+# ("p99/5xx") is not arithmetic and gives no reason.
+_SEQUENCE_RE = re.compile(r"\d+%?(?:\s*(?:/|->|→|-)\s*\d+%?){2,}")
+_NAME_DIGITS_RE = re.compile(r"[A-Za-z]\d*$")
+
+
 def reasoning_markers(text: str) -> list[tuple[int, int]]:
     """Spans of words and symbols that carry reasons, consequences or arithmetic."""
-    return [(m.start(), m.end()) for m in _REASONING_RE.finditer(text)]
+    sequences = [(m.start(), m.end()) for m in _SEQUENCE_RE.finditer(text)]
+    out: list[tuple[int, int]] = []
+    for m in _REASONING_RE.finditer(text):
+        if m.group(1) is None:
+            if any(start <= m.start() and m.end() <= end for start, end in sequences):
+                continue
+            before = re.search(r"[A-Za-z0-9]*$", text[: m.start()]).group(0)
+            if _NAME_DIGITS_RE.search(before.rstrip("0123456789")) and before[:1].isalpha():
+                continue  # "p99/5xx": the left side is a name, not a number
+        out.append((m.start(), m.end()))
+    return out
 
 
 def function_word_ratio(tokens: list[Token]) -> float:

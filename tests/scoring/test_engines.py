@@ -441,3 +441,69 @@ def test_a_pitfall_about_a_limit_needs_the_limit() -> None:
     only = engine().score(question, "Track chunk jitter and average latency only.")
     assert verdict(fine, "avg-only").verdict == "missed"
     assert verdict(only, "avg-only").verdict == "made"
+
+
+# --- Generalisation rules (engine 1.3) ------------------------------------------------------
+
+
+def test_step_lists_and_named_metrics_are_not_arithmetic() -> None:
+    from scoring.engines.text import reasoning_markers
+
+    def marked(text: str) -> list[str]:
+        return [text[a:b].strip() for a, b in reasoning_markers(text)]
+
+    assert marked("p99/5xx/ETA MAE, sample size") == []  # "p99" is a name, not a number
+    assert marked("ramp 2/10/50/100, 2-10-25-50-100, 2 -> 10 -> 25") == []  # a list of steps
+    assert marked("50,000 / 40 = 1,250 GPUs") == ["/", "="]
+    assert marked("~40 QPS -> 1,250 GPUs") == ["->"]
+
+
+def test_bare_term_list_with_slashes_is_not_reasoned() -> None:
+    question = QuestionSpec(prompt="Describe a canary rollout.", criteria=(
+        CriterionSpec("metrics", "Compares latency and errors", phrases=("p99 latency",)),
+        CriterionSpec("ramp", "Ramps gradually", phrases=("ramp",)),
+        CriterionSpec("rollback", "Rolls back automatically", phrases=("automated rollback",)),
+    ))
+    stuffed = engine().score(question, "shadow mode, canary, p99/5xx latency, sample size, "
+                                       "ramp 2/10/50/100, automated rollback, sticky users")
+    reasoned = engine().score(question, "Compare p99 latency against the baseline, ramp "
+                                        "gradually because errors show late, and use automated "
+                                        "rollback so a regression reverts without a human.")
+    assert reasoned.total - stuffed.total >= 20
+
+
+def test_too_noisy_and_safe_to_ignore_are_dismissals() -> None:
+    def negated(text: str) -> set[str]:
+        return {t.lower for t in tokenize(text) if t.negated}
+
+    assert "percentiles" in negated("I'd budget the mean, percentiles are too noisy to use.")
+    assert "zone" in negated("I'd add headroom; zone failures are rare enough to ignore.")
+    assert "headroom" not in negated("I'd add headroom; zone failures are rare enough to ignore.")
+
+
+def test_negated_verdict_dismisses_its_clause() -> None:
+    def negated(text: str) -> set[str]:
+        return {t.lower for t in tokenize(text) if t.negated}
+
+    assert "quantization" in negated("Quantization isn't worth it, it hurts quality.")
+    assert "shadowing" in negated("Shadowing wasn't needed for this model.")
+    assert "rebuilding" in negated("Rebuilding engines isn't a real cost if CI does it.")
+    question = QuestionSpec(prompt="How many GPUs?", criteria=(
+        CriterionSpec("quant", "Considers quantization", phrases=("quantization",)),
+    ))
+    dismissed = engine().score(question, "Quantization isn't worth it, it only hurts quality.")
+    assert verdict(dismissed, "quant").verdict != "made"
+
+
+def test_two_phrases_for_the_same_words_are_one_piece_of_evidence() -> None:
+    one = QuestionSpec(prompt="How do you limit a bad model?", criteria=(
+        CriterionSpec("rollback", "Rolls back", phrases=("rollback",)),
+        CriterionSpec("other", "Other point", phrases=("per-version dashboards",)),
+    ))
+    two = QuestionSpec(prompt="How do you limit a bad model?", criteria=(
+        CriterionSpec("rollback", "Rolls back", phrases=("rollback", "roll back")),
+        CriterionSpec("other", "Other point", phrases=("per-version dashboards",)),
+    ))
+    answer = "If errors climb we roll back to the previous version, because users notice."
+    assert (verdict(engine().score(two, answer), "rollback").credit
+            == verdict(engine().score(one, answer), "rollback").credit)
