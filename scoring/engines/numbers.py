@@ -167,8 +167,108 @@ def _scale(word: str | None) -> float:
     return _SCALES.get(word.lower(), 1.0) if word else 1.0
 
 
-def find_quantities(text: str) -> list[Quantity]:
-    """Every number in the text with its scale, unit and character span."""
+# --- Numbers written in words ---------------------------------------------------------------
+
+_SMALL_WORDS = {w: i for i, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen"])}
+_TENS_WORDS = {w: 10 * (i + 2) for i, w in enumerate([
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])}
+_SCALE_WORDS = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
+_NUMBER_WORD = "|".join(sorted([*_SMALL_WORDS, *_TENS_WORDS, *_SCALE_WORDS], key=len,
+                               reverse=True))
+_WORDS_RE = re.compile(
+    rf"\b(?:(?P<couple>a\s+couple\s+of)|(?P<halfa>half\s+an?)|"
+    rf"(?:(?P<article>an?)\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?"
+    rf"(?P<words>(?:{_NUMBER_WORD})(?:(?:\s*-\s*|\s+(?:and\s+)?)(?:{_NUMBER_WORD}))*)"
+    rf"(?P<half>\s+and\s+a\s+half)?)\b",
+    re.IGNORECASE)
+# After a small number in words, what shows it is a quantity: a unit, a scale, or a range.
+_UNIT_AFTER_RE = re.compile(
+    rf"\s*(?:(?i:{_UNIT_ALTS})(?![A-Za-z0-9])|(?:-|–|to)\s*(?:\d|(?i:{_NUMBER_WORD})\b))")
+
+
+def _words_value(words: str) -> float | None:
+    """"thirty thousand" -> 30000, "twenty-five" -> 25, "one hundred and five" -> 105;
+    None for a run that is not one number ("one two")."""
+    total, current, last = 0.0, None, ""
+    for word in re.findall(r"[a-z]+", words.lower()):
+        if word == "and":
+            if last not in {"hundred", "thousand", "million", "billion"}:
+                return None
+            continue
+        if word in _SMALL_WORDS or word in _TENS_WORDS:
+            value = _SMALL_WORDS.get(word, _TENS_WORDS.get(word, 0))
+            if current is not None and last not in _SCALE_WORDS and not (
+                    last in _TENS_WORDS and value < 10):
+                return None
+            current = (current or 0) + value
+        elif word in {"hundred", "dozen"}:
+            current = (1 if current is None else current) * _SCALE_WORDS[word]
+        else:
+            total += (1 if current is None else current) * _SCALE_WORDS[word]
+            current = None
+        last = word
+    return total + (current or 0)
+
+
+def _spelled_numbers(text: str) -> list[tuple[int, int, str]]:
+    """Numbers written in words, as (start, end, digits): "a dozen" -> 12, "ten to fifteen
+    minutes" -> 10 and 15, "twenty percent" -> 20, "half a second" -> 0.5. A number under ten
+    counts only with a unit, scale or range after it ("two milliseconds", not "two options")."""
+    out: list[tuple[int, int, str]] = []
+    for match in _WORDS_RE.finditer(text):
+        if match.group("couple") or match.group("halfa"):
+            value, scaled = (2.0 if match.group("couple") else 0.5), False
+        else:
+            value = _words_value(match.group("words"))
+            if value is None:
+                continue
+            value += 0.5 if match.group("half") else 0.0
+            words = re.findall(r"[a-z]+", match.group("words").lower())
+            if words[0] in _SCALE_WORDS and not match.group("article"):
+                continue  # "thousands", "hundred" alone: no number
+            scaled = any(w in _SCALE_WORDS for w in words)
+        if not scaled and value < 10 and not _UNIT_AFTER_RE.match(text, match.end()):
+            continue
+        out.append((match.start(), match.end(), format(value, "g") if value < 1e15 else ""))
+    return [item for item in out if item[2]]
+
+
+def _digitised(text: str) -> tuple[str, list[int]] | None:
+    """The text with its spelled numbers in digits, and each position's offset in the text."""
+    spelled = _spelled_numbers(text)
+    if not spelled:
+        return None
+    parts: list[str] = []
+    positions: list[int] = []
+    cursor = 0
+    for start, end, digits in spelled:
+        parts.append(text[cursor:start])
+        positions.extend(range(cursor, start))
+        parts.append(digits)
+        positions.extend([start] + [end] * (len(digits) - 1))
+        cursor = end
+    parts.append(text[cursor:])
+    positions.extend(range(cursor, len(text) + 1))
+    return "".join(parts), positions
+
+
+def find_quantities(text: str, spelled: bool = True) -> list[Quantity]:
+    """Every number in the text with its scale, unit and character span; with `spelled`, also
+    numbers written in words ("thirty thousand requests a second"), spans in the text as given."""
+    digitised = _digitised(text) if spelled and re.search(r"[A-Za-z]{3}", text) else None
+    if digitised is None:
+        return _find_quantities(text)
+    converted, positions = digitised
+    return [Quantity(value=q.value, low=q.low, high=q.high, unit=q.unit, written=q.written,
+                     text=text[positions[q.start] : positions[q.end]], start=positions[q.start],
+                     end=positions[q.end], factor=q.factor, per=q.per)
+            for q in _find_quantities(converted)]
+
+
+def _find_quantities(text: str) -> list[Quantity]:
     found: list[Quantity] = []
     for match in _QUANTITY_RE.finditer(text):
         a = _to_float(match.group("a")) * _scale(match.group("sa"))

@@ -347,11 +347,21 @@ _REASONING_RE = re.compile(
 # ("p99/5xx") is not arithmetic and gives no reason.
 _SEQUENCE_RE = re.compile(r"\d+%?(?:\s*(?:/|->|→|-)\s*\d+%?){2,}")
 _NAME_DIGITS_RE = re.compile(r"[A-Za-z]\d*$")
+# A traffic split ("98/2", "90/10", "50%/50%") is a routing weight, not a division; a
+# division it stays when a result follows ("96/4 = 24").
+_SPLIT_RE = re.compile(
+    r"(?<![\d/])(?<![\d][.,])(?P<a>\d{1,2}(?:\.\d+)?|100)%?\s*[/:]\s*(?P<b>\d{1,2}(?:\.\d+)?|100)%?"
+    r"(?![\d/]|[.,]\d|\s*(?:=|≈|->|→|=>))")
+
+
+def _splits(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SPLIT_RE.finditer(text)
+            if abs(float(m.group("a")) + float(m.group("b")) - 100) < 1e-6]
 
 
 def reasoning_markers(text: str) -> list[tuple[int, int]]:
     """Spans of words and symbols that carry reasons, consequences or arithmetic."""
-    sequences = [(m.start(), m.end()) for m in _SEQUENCE_RE.finditer(text)]
+    sequences = [(m.start(), m.end()) for m in _SEQUENCE_RE.finditer(text)] + _splits(text)
     out: list[tuple[int, int]] = []
     for m in _REASONING_RE.finditer(text):
         if m.group(1) is None:

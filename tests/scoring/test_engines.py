@@ -507,3 +507,71 @@ def test_two_phrases_for_the_same_words_are_one_piece_of_evidence() -> None:
     answer = "If errors climb we roll back to the previous version, because users notice."
     assert (verdict(engine().score(two, answer), "rollback").credit
             == verdict(engine().score(one, answer), "rollback").credit)
+
+
+# --- Generalisation rules (engine 1.4) ------------------------------------------------------
+
+
+def test_traffic_splits_are_not_arithmetic() -> None:
+    from scoring.engines.text import reasoning_markers
+
+    def marked(text: str) -> list[str]:
+        return [text[a:b].strip() for a, b in reasoning_markers(text)]
+
+    assert marked("Istio 98/2, then 95/5 and 90/10, a 50%/50% split") == []
+    assert marked("96/4 = 24") == ["/", "="]  # a division with its result stays one
+    assert marked("1,250/20 per zone") == ["/"]
+    stuffed = "shadow mode, 2% canary, Istio {}weights, bake window, automatic rollback"
+    with_split = engine().score(CANARY, stuffed.format("98/2 "))
+    assert with_split.total == engine().score(CANARY, stuffed.format("")).total
+
+
+def test_spelled_numbers_earn_numeric_and_phrase_credit() -> None:
+    answer = ("Measured per-GPU QPS is about forty, so fifty thousand divided by forty gives "
+              "twelve hundred and fifty GPUs.")
+    assert verdict(engine().score(GPU_COUNT, answer), "count").verdict == "made"
+    bake = QuestionSpec(prompt="Describe a canary rollout.", criteria=(
+        CriterionSpec("bake", "Waits 10-15 minutes after each step", phrases=("15 minutes",)),
+    ))
+    waited = engine().score(bake, "After every weight change I'd wait ten to fifteen minutes "
+                                  "so caches warm up before judging the canary.")
+    assert verdict(waited, "bake").verdict == "made"
+
+
+COMPARE = QuestionSpec(
+    prompt="Compare TensorRT and TorchServe for serving a fraud model with strict latency.",
+    criteria=(
+        CriterionSpec("latency", "Explains TensorRT's latency advantage", weight=2,
+                      checks="The answer explains why TensorRT is faster (kernel fusion, FP16).",
+                      phrases=("kernel fusion", "compiles", "FP16", "lower latency", "faster")),
+        CriterionSpec("updates", "Covers TorchServe's easy updates", weight=1,
+                      phrases=("management API", "easier to update")),
+    ),
+)
+
+
+def test_a_point_said_of_the_wrong_alternative_is_not_credited() -> None:
+    wrong = engine().score(COMPARE, "For serving I'd pick TorchServe, which compiles the model "
+                                    "to optimised kernels and has the lowest latency you can get.")
+    assert verdict(wrong, "latency").verdict == "contradicted"
+    right = engine().score(COMPARE, "I'd pick TensorRT, which compiles the model with kernel "
+                                    "fusion and FP16, so it has lower latency than TorchServe.")
+    assert verdict(right, "latency").verdict == "made"
+
+
+def test_a_comparison_turned_round_contradicts_the_point() -> None:
+    reversed_ = engine().score(COMPARE, "TensorRT is slower than TorchServe even with kernel "
+                                        "fusion and FP16, because engines are rebuilt.")
+    assert verdict(reversed_, "latency").verdict == "contradicted"
+    other_way = engine().score(COMPARE, "TorchServe has lower latency, so kernel fusion in "
+                                        "TensorRT is not worth it.")
+    assert verdict(other_way, "latency").verdict == "contradicted"
+    # The same facts said the right way round, or about something else, are still credited.
+    for answer in (
+        "TorchServe is slower than TensorRT because TensorRT uses kernel fusion and FP16.",
+        "With TorchServe you get faster iteration, while TensorRT has lower latency thanks to "
+        "kernel fusion and FP16.",
+        "TensorRT is faster because of kernel fusion and FP16; TorchServe is easier to update "
+        "through its management API.",
+    ):
+        assert verdict(engine().score(COMPARE, answer), "latency").verdict == "made", answer

@@ -56,7 +56,7 @@ def test_reference_only_mode_beats_word_overlap(bundled_bank) -> None:
         rows = list(csv.DictReader(handle))
     baseline = spearman([word_overlap(r["reference_answer"], r["answer"]) for r in rows],
                         [float(r["score"]) for r in rows])
-    assert report["spearman"] >= 0.85  # 0.869 when written; 0.875 with engine 1.2
+    assert report["spearman"] >= 0.86  # 0.869 when written; 0.875 with engine 1.2, 0.873 with 1.4
     assert report["spearman"] > baseline + 0.1
 
 

@@ -47,7 +47,7 @@ def test_heldout_inference_answers_in_rubric_mode(bundled_bank) -> None:
     assert report["n"] == len(rows(HELDOUT))
     assert report["matched"] == report["n"]  # every question is the bank's, verbatim
     assert report["mode"] == "rubric"
-    assert report["spearman"] >= 0.80  # 0.840 when written
+    assert report["spearman"] >= 0.90  # 0.840 when written; 0.891 with engine 1.3, 0.926 with 1.4
 
 
 @pytest.mark.django_db
@@ -57,18 +57,19 @@ def test_validation_fresh_wordings_in_rubric_mode(bundled_bank) -> None:
     report = run(str(VALIDATION), "--bank", bundled_bank.slug)
     assert report["n"] == len(rows(VALIDATION)) == 35
     assert report["matched"] == report["n"]
-    assert report["spearman"] >= 0.845  # 0.826 before engine 1.3, 0.864 with it
+    assert report["spearman"] >= 0.86  # 0.826 before engine 1.3, 0.864 with it, 0.874 with 1.4
     errors = report["mean_signed_error_by_kind"]
     # Over-scoring ceilings per kind (0-5 scale, after the linear fit), a little above the
-    # figures with engine 1.3; confident-wrong and wrong-numbers are still over-scored.
-    ceilings = {"keyword-stuffed": 0.3, "negation": 0.35, "off-topic": 0.3, "partial": 0.0,
+    # figures with engine 1.3 (keyword-stuffed and paraphrase: 1.4); confident-wrong and
+    # wrong-numbers are still over-scored.
+    ceilings = {"keyword-stuffed": 0.0, "negation": 0.35, "off-topic": 0.3, "partial": 0.0,
                 "verbose-shallow": -0.25, "confident-wrong": 1.05, "wrong-numbers": 0.85,
                 "short-precise": 0.4}
     for kind, ceiling in ceilings.items():
         assert errors[kind] <= ceiling, (kind, errors[kind])
     # And under-scoring floors for the answers that deserve credit.
-    assert errors["paraphrase"] >= -1.1
-    assert errors["strong"] >= -0.95
+    assert errors["paraphrase"] >= -0.85  # -0.96 with engine 1.3, -0.75 with 1.4
+    assert errors["strong"] >= -0.9
 
 
 @pytest.mark.django_db

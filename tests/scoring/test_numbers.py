@@ -149,3 +149,33 @@ def test_phrase_numbers_match_exactly_unless_the_phrase_says_about() -> None:
     assert score("0.7ms", "leaves 700us of margin") == 1
     assert score("~1,250 GPUs", "so we need 1,220 GPUs") == 1
     assert score("~1,250 GPUs", "so we need 1,100 GPUs") == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high", "unit"),
+    [
+        ("about a dozen requests a second", 12, 12, "qps"),
+        ("thirty thousand requests a second", 30000, 30000, "qps"),
+        ("wait ten to fifteen minutes after", 600, 900, "s"),
+        ("keep twenty percent spare", 20, 20, "%"),
+        ("adds two milliseconds", 0.002, 0.002, "s"),
+        ("a couple of milliseconds", 0.002, 0.002, "s"),
+        ("half a second", 0.5, 0.5, "s"),
+        ("one and a half minutes", 90, 90, "s"),
+        ("twenty-five GPUs", 25, 25, "gpu"),
+        ("twelve hundred and fifty cards", 1250, 1250, "gpu"),
+    ],
+)
+def test_reads_numbers_written_in_words(text: str, low: float, high: float, unit: str) -> None:
+    quantity = only(text)
+    assert (quantity.low, quantity.high) == (pytest.approx(low), pytest.approx(high))
+    assert quantity.unit == unit
+    # The span is the words as written, so evidence highlights the candidate's text.
+    assert text[quantity.start : quantity.end] == quantity.text
+    assert quantity.text.split()[-1] in text
+
+
+def test_small_number_words_without_a_unit_are_not_numbers() -> None:
+    assert find_quantities("two options here, no one else, a token or two") == []
+    assert find_quantities("thousands of users") == []
+    assert find_quantities("two zones", spelled=False) == []  # phrases keep their words
