@@ -146,7 +146,7 @@ def main() -> None:
     call_command("flush", interactive=False, verbosity=0)  # a clean slate in the kept db
     from scoring import services as scoring_services
 
-    scoring_services._send_score_task = lambda task, answer_id: None  # no broker traffic
+    scoring_services.send_task = lambda task, object_id: None  # no broker traffic
     sessions = build_data(args.candidates, args.past_loops)
 
     from django.core.wsgi import get_wsgi_application

@@ -213,7 +213,20 @@ class LoopAdmin(admin.ModelAdmin):
     filter_horizontal = ["reviewers"]
     readonly_fields = ["public_id", "candidate", "bank", "format", "topic", "started_at"]
     inlines = [LoopQuestionInline]
-    actions = ["assign_to_interviewer"]
+    actions = ["assign_to_interviewer", "request_new_debrief"]
+
+    @admin.action(description="Write a new debrief version", permissions=["change"])
+    def request_new_debrief(self, request: HttpRequest, queryset: QuerySet[Loop]) -> None:
+        """For a debrief that failed, or after a bank fix: a new version, the old ones kept."""
+        from scoring.reports import debrief_request
+
+        finished = list(queryset.finished())
+        for loop in finished:
+            debrief_request(loop=loop, reason=f"Requested by {request.user.get_username()}")
+        skipped = queryset.count() - len(finished)
+        note = f" ({skipped} unfinished loop(s) skipped)" if skipped else ""
+        self.message_user(request, f"Requested a new debrief for {len(finished)} loop(s){note}.",
+                          messages.SUCCESS)
 
     @admin.action(description="Assign to interviewer", permissions=["change"])
     def assign_to_interviewer(self, request: HttpRequest,

@@ -19,8 +19,9 @@ from django.utils import timezone
 from interviews.models import Answer, Bank, Loop, LoopQuestion, Notification, Question, Scorecard
 
 from . import panel
+from .engines.base import RATING_BAND_EDGES
 from .models import Debrief
-from .services import effective_total
+from .services import effective_total, send_task
 
 logger = logging.getLogger(__name__)
 
@@ -29,8 +30,9 @@ REPORT_SCHEMA = 1
 SCORING_WAIT = timedelta(minutes=3)
 PENDING_SCORING = (Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING)
 # A human rating moves the automatic total into that rating's band (see rating_for_total).
-RATING_BANDS: dict[int, tuple[float, float]] = {1: (0.0, 34.9), 2: (35.0, 59.9),
-                                                 3: (60.0, 79.9), 4: (80.0, 100.0)}
+_EDGES = (0.0, *RATING_BAND_EDGES, 100.1)
+RATING_BANDS: dict[int, tuple[float, float]] = {
+    rating: (_EDGES[rating - 1], _EDGES[rating] - 0.1) for rating in range(1, 5)}
 
 
 class ScoresPending(Exception):
@@ -45,7 +47,7 @@ def debrief_request(*, loop: Loop, reason: str = "Loop finished") -> Debrief:
         Loop.objects.select_for_update().filter(pk=loop.pk).first()
         latest = loop.debriefs.aggregate(latest=Max("version"))["latest"] or 0
         debrief = Debrief.objects.create(loop=loop, version=latest + 1, reason=reason)
-    transaction.on_commit(lambda: build_debrief.delay(debrief.pk))
+    transaction.on_commit(lambda: send_task(build_debrief, debrief.pk))
     return debrief
 
 

@@ -23,14 +23,15 @@ def answer_enqueue_scoring(*, answer: Answer) -> None:
     from .tasks import score_answer
 
     answer_id = answer.pk
-    transaction.on_commit(lambda: _send_score_task(score_answer, answer_id))
+    transaction.on_commit(lambda: send_task(score_answer, answer_id))
 
 
-def _send_score_task(task: Any, answer_id: int) -> None:
+def send_task(task: Any, object_id: int) -> None:
+    """Send a task for one row; with the broker down, log and leave the row for the sweep."""
     try:
-        task.delay(answer_id)
-    except Exception:  # broker down: the answer stays queued and the sweep re-sends it later
-        logger.warning("Could not enqueue scoring for answer %s; the sweep will retry", answer_id,
+        task.delay(object_id)
+    except Exception:  # the row's status still says it is due, so the sweep re-sends it
+        logger.warning("Could not enqueue %s(%s); the sweep will retry", task.name, object_id,
                        exc_info=True)
 
 
@@ -129,8 +130,23 @@ def scoring_sweep(*, older_than: Any = None) -> list[int]:
         # Touch them so the next sweep does not resend while these are in flight.
         Answer.objects.filter(pk__in=stuck).update(status_changed_at=timezone.now())
     for answer_id in stuck:
-        _send_score_task(score_answer, answer_id)
+        send_task(score_answer, answer_id)
     return stuck
+
+
+def debrief_sweep(*, older_than: Any = None) -> list[int]:
+    """Re-send debriefs still pending (lost message, broker down when the loop finished)."""
+    from .models import Debrief
+    from .tasks import build_debrief
+
+    if older_than is None:
+        older_than = settings.MOCKLOOP_SCORING_STUCK_AFTER
+    cutoff = timezone.now() - older_than
+    pending = list(Debrief.objects.filter(status=Debrief.Status.PENDING, created_at__lt=cutoff)
+                   .values_list("pk", flat=True))
+    for debrief_id in pending:
+        send_task(build_debrief, debrief_id)
+    return pending
 
 
 def answer_retry_scoring(*, answer: Answer) -> None:

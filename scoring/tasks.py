@@ -26,7 +26,7 @@ def score_answer(answer_id: int) -> None:
 
 @shared_task(soft_time_limit=60, time_limit=90)
 def sweep_stuck() -> int:
-    return len(services.scoring_sweep())
+    return len(services.scoring_sweep()) + len(services.debrief_sweep())
 
 
 # Waiting for scores is not an error: retry every few seconds until reports.SCORING_WAIT passes,

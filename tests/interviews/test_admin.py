@@ -92,3 +92,23 @@ def test_admin_export_downloads_yaml(client, admin_user):
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="tiny-bank.yaml"'
     assert b"slug: tiny-bank" in response.content
+
+
+def test_admin_action_writes_a_new_debrief_version(client, admin_user, candidate,
+                                                   django_capture_on_commit_callbacks,
+                                                   monkeypatch):
+    from interviews.models import Loop
+    from scoring.models import Debrief
+    from tests.scoring.test_reports import build_finished_loop
+
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", lambda debrief_id: None)
+    loop = build_finished_loop(candidate, questions=2)
+    unfinished = Loop.objects.create(candidate=candidate, bank=loop.bank,
+                                     format=Loop.Format.SINGLE)
+    client.force_login(admin_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:interviews_loop_changelist"), {
+            "action": "request_new_debrief", "_selected_action": [loop.pk, unfinished.pk]})
+    assert response.status_code == 302
+    assert list(Debrief.objects.filter(loop=loop).values_list("version", flat=True)) == [1]
+    assert not Debrief.objects.filter(loop=unfinished).exists()

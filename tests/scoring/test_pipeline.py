@@ -321,3 +321,27 @@ def test_worker_down_for_an_hour_scores_when_it_returns(scorable_question, priva
         (tmp_path / "worker.log").read_text())
     time.sleep(1)  # let the duplicate deliveries run too
     assert ScoreResult.objects.filter(answer__in=answers).count() == 3
+
+
+@pytest.mark.django_db
+def test_broker_down_at_finish_leaves_the_debrief_for_the_sweep(
+        monkeypatch, django_capture_on_commit_callbacks):
+    """Finishing a loop never fails because Redis is down; the sweep sends the debrief later."""
+    from scoring import reports
+    from scoring.models import Debrief
+    from tests.factories import UserFactory
+    from tests.scoring.test_reports import build_finished_loop
+
+    def broker_down(debrief_id: int) -> None:
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", broker_down)
+    loop = build_finished_loop(UserFactory(), questions=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        debrief = reports.debrief_request(loop=loop)
+    assert Debrief.objects.get(pk=debrief.pk).status == Debrief.Status.PENDING
+
+    sent: list[int] = []
+    monkeypatch.setattr("scoring.tasks.build_debrief.delay", sent.append)
+    assert services.debrief_sweep(older_than=timedelta(0)) == [debrief.pk]
+    assert sent == [debrief.pk]
