@@ -25,7 +25,8 @@ def criterion_spec_from_model(criterion: Any) -> CriterionSpec:
 
 def question_spec_from_model(question: Any) -> QuestionSpec:
     """A QuestionSpec for an interviews.models.Question and its rubric criteria, in order."""
-    criteria = question.criteria.all().order_by("order", "id")
+    # Meta.ordering is (order, id) already; a fresh order_by would discard a prefetch.
+    criteria = question.criteria.all()
     return QuestionSpec(
         prompt=question.prompt,
         model_answer=question.model_answer or "",

@@ -11,7 +11,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -164,16 +164,16 @@ def debrief_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 @login_required
 def progress(request: HttpRequest) -> HttpResponse:
-    # One query: every ready debrief of the user's loops; the newest version per loop wins.
+    # One query: the newest ready debrief of each of the user's loops (older versions stay in
+    # the database, not in memory).
+    ready = Debrief.objects.filter(status=Debrief.Status.READY)
+    newest = ready.filter(loop=OuterRef("loop")).order_by("-version").values("version")[:1]
     debriefs = (
-        Debrief.objects.filter(loop__candidate=request.user, status=Debrief.Status.READY)
+        ready.filter(loop__candidate=request.user, version=Subquery(newest))
         .select_related("loop", "loop__bank")
-        .order_by("loop__started_at", "loop_id", "-version")
+        .order_by("loop__started_at", "loop_id")
     )
-    latest: dict[int, Debrief] = {}
-    for debrief in debriefs:
-        latest.setdefault(debrief.loop_id, debrief)
-    history = progress_history(list(latest.values()))
+    history = progress_history(list(debriefs))
     return TemplateResponse(request, "scoring/progress.html", history)
 
 

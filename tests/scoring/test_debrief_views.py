@@ -160,3 +160,17 @@ def test_progress_queries_are_constant_as_loops_grow(logged_in, candidate,
         ready_loop(candidate, bank=bank, quality="strong")
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert logged_in.get(reverse("scoring:progress")).status_code == 200
+
+
+def test_progress_counts_each_loop_once_at_its_newest_version(logged_in, candidate):
+    from scoring.models import Debrief
+
+    loop = ready_loop(candidate, quality="mixed")
+    newer = reports.debrief_request(loop=loop, reason="Scorecard")
+    reports.debrief_build(debrief_id=newer.pk)
+    Debrief.objects.filter(pk=newer.pk).update(
+        report={**Debrief.objects.get(pk=newer.pk).report, "overall": 77.0})
+    response = logged_in.get(reverse("scoring:progress"))
+    rows = response.context["rows"]
+    assert len(rows) == 1
+    assert rows[0]["overall"] == 77.0
