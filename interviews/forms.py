@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 
@@ -80,6 +79,3 @@ class AnswerForm(forms.Form):
 class DraftForm(forms.Form):
     text = forms.CharField(strip=False, required=False)
 
-
-def answer_max_chars() -> int:
-    return settings.MOCKLOOP_ANSWER_MAX_CHARS

@@ -7,7 +7,7 @@ through it, so a loop outside it is a 404 whoever asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -83,7 +83,6 @@ class QueueFilters:
     since: date | None = None  # finished on or after
     until: date | None = None  # finished on or before
     status: str = "to_review"
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _automatic_score() -> Subquery:

@@ -9,8 +9,6 @@ app_name = "interviews"
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
-    # The throttled login; config/urls.py should route accounts/login/ here too (see report).
-    path("login/", views.login_view, name="login"),
     path("loops/start/", views.loop_start, name="loop_start"),
     path("loops/<uuid:public_id>/", views.loop_detail, name="loop_detail"),
     path("loops/<uuid:public_id>/finish/", views.loop_finish, name="loop_finish"),

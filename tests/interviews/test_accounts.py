@@ -11,7 +11,7 @@ PASSWORD = "correct horse battery staple"
 
 
 def login(client, username, password, address="10.0.0.1"):
-    return client.post(reverse("interviews:login"), {"username": username, "password": password},
+    return client.post(reverse("login"), {"username": username, "password": password},
                        REMOTE_ADDR=address)
 
 
@@ -36,7 +36,7 @@ def test_sign_up_errors_are_shown_next_to_the_fields(client):
 
 def test_login_page_posts_to_the_throttled_view(client):
     html = client.get(reverse("login")).content.decode()
-    assert f'action="{reverse("interviews:login")}"' in html
+    assert f'action="{reverse("login")}"' in html
     assert '<label for="id_username">' in html and '<label for="id_password">' in html
 
 
