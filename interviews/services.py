@@ -180,6 +180,14 @@ def _touch(loop: Loop, now: datetime) -> None:
     loop.last_activity_at = now
 
 
+def _lock_open_loop(loop_question: LoopQuestion, now: datetime) -> None:
+    """Hold the loop row until the answer commits, so a finish running at the same moment
+    either sees this answer in its debrief or refuses it (loop_finish locks the same row)."""
+    locked = Loop.objects.select_for_update().get(pk=loop_question.loop_id)
+    if locked.status != Loop.Status.IN_PROGRESS:
+        raise LoopClosed(f"This loop is {locked.get_status_display().lower()}.")
+
+
 def _require_open(loop: Loop, now: datetime) -> None:
     loop_check_expiry(loop=loop, now=now)
     if loop.status != Loop.Status.IN_PROGRESS:
@@ -263,6 +271,7 @@ def answer_submit(*, loop_question: LoopQuestion, text: str, now: datetime | Non
     answer_validate(text)
     _require_open(loop_question.loop, now)
     with transaction.atomic():
+        _lock_open_loop(loop_question, now)
         if loop_question.started_at is None:  # answered without the page (e.g. a stale form)
             LoopQuestion.objects.filter(pk=loop_question.pk, started_at__isnull=True).update(
                 started_at=now)
@@ -301,6 +310,7 @@ def follow_up_submit(*, loop_question: LoopQuestion, text: str, now: datetime | 
     if initial is None or pushback_for(initial) is None:
         raise ValidationError("There is no pushback to answer yet.", code="no_pushback")
     with transaction.atomic():
+        _lock_open_loop(loop_question, now)
         result = _create_answer(loop_question=loop_question, kind=Answer.Kind.FOLLOW_UP,
                                 text=text, now=now, is_overtime=False)
         _touch(loop_question.loop, now)

@@ -225,3 +225,38 @@ def test_full_loop_from_the_bundled_bank_snapshots_every_question(candidate, bun
     lqs = list(loop.loop_questions.all())
     assert len(lqs) == bundled_bank.topics.filter(questions__isnull=False).distinct().count()
     assert all(lq.snapshot["spec"]["prompt"] == lq.snapshot["prompt"] for lq in lqs)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_racing_a_finish_is_refused_not_lost(candidate):
+    """loop_finish and answer_submit lock the same loop row: an answer that arrives after the
+    finish has committed is refused with LoopClosed instead of slipping past the debrief."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from tests.interviews.data import make_bank
+
+    loop = services.loop_start(candidate=candidate, bank=make_bank(topics=1, per_topic=1),
+                               format=Loop.Format.SINGLE)
+    loop_question = loop.loop_questions.get()
+    services.loop_question_show(loop_question=loop_question)
+    finished = threading.Event()
+    release = threading.Event()
+
+    def finish_slowly() -> None:
+        with transaction.atomic():
+            locked = Loop.objects.select_for_update().get(pk=loop.pk)
+            locked.finish()
+            finished.set()
+            release.wait(5)  # hold the row lock while the answer tries to get in
+        connection.close()
+
+    worker = threading.Thread(target=finish_slowly)
+    worker.start()
+    assert finished.wait(5)
+    threading.Timer(0.5, release.set).start()
+    with pytest.raises(services.LoopClosed):
+        services.answer_submit(loop_question=loop_question, text="I would keep headroom.")
+    worker.join()
+    assert not loop_question.answers.exists()
