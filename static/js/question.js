@@ -8,30 +8,44 @@
     return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
   }
 
+  // One countdown per question. The deadline is fixed the first time the question's timer is
+  // seen (now + the server's remaining seconds: the client clock may be off) and kept across
+  // htmx swaps, so autosaves, polls and re-rendered forms never move it or repeat a warning.
   var timerInterval = null;
+  var timerEl = null;
+  var countdown = null; // {question, endsAt, warned, over}
   function startTimer() {
-    if (timerInterval) { clearInterval(timerInterval); timerInterval = null; }
     var timer = document.getElementById("timer");
+    if (timer && timer === timerEl) return; // still the same element: its clock is running
+    if (timerInterval) { clearInterval(timerInterval); timerInterval = null; }
+    timerEl = timer;
     if (!timer || timer.dataset.remaining === "") return;
     var clock = document.getElementById("timer-clock");
     var note = document.getElementById("timer-note");
     var announcer = document.getElementById("timer-announcer");
-    // Count from page load with the server's remaining seconds: the client clock may be off.
-    var endsAt = Date.now() + Number(timer.dataset.remaining) * 1000;
-    var warned = false, over = false;
+    var question = timer.dataset.question || location.pathname;
+    if (!countdown || countdown.question !== question) {
+      countdown = { question: question, endsAt: Date.now() + Number(timer.dataset.remaining) * 1000,
+                    warned: false, over: false };
+    }
+    var state = countdown;
     function tick() {
-      var left = (endsAt - Date.now()) / 1000;
+      var left = (state.endsAt - Date.now()) / 1000;
       clock.textContent = fmt(left);
-      if (!warned && left <= 60 && left > 0) {
-        warned = true;
+      if (left <= 60 && left > 0) {
         timer.classList.add("low");
-        if (announcer) announcer.textContent = "One minute left.";
+        if (!state.warned) {
+          state.warned = true;
+          if (announcer) announcer.textContent = "One minute left.";
+        }
       }
-      if (!over && left <= 0) {
-        over = true;
+      if (left <= 0) {
         timer.classList.add("overtime");
         note.textContent = "Time's up. You can still submit; the answer will be marked overtime.";
-        if (announcer) announcer.textContent = "Time's up. You can still submit; it will be marked overtime.";
+        if (!state.over) {
+          state.over = true;
+          if (announcer) announcer.textContent = "Time's up. You can still submit; it will be marked overtime.";
+        }
       }
     }
     tick();
@@ -83,11 +97,15 @@
         else form.submit();
       }
     });
-    box.addEventListener("htmx:sendError", function () {
-      if (status) status.textContent = "Not saved: no connection. Your text is kept in this browser.";
-    });
-    box.addEventListener("htmx:responseError", function () {
-      if (status) status.textContent = "Not saved (server error). Your text is kept in this browser.";
+    // The autosave and the "Save draft" button send the same request and report the same way.
+    [box, document.getElementById("save-draft")].forEach(function (elt) {
+      if (!elt) return;
+      elt.addEventListener("htmx:sendError", function () {
+        if (status) status.textContent = "Not saved: no connection. Your text is kept in this browser.";
+      });
+      elt.addEventListener("htmx:responseError", function () {
+        if (status) status.textContent = "Not saved (server error). Your text is kept in this browser.";
+      });
     });
     window.addEventListener("online", function () {
       if (window.htmx && document.body.contains(box)) htmx.trigger(box, "draft-save");
@@ -135,15 +153,15 @@
     if (autofocus && location.hash === "#results") autofocus.focus();
   });
 
+  // Every swap may bring a new answer box, follow-up form or results; init() only sets up what
+  // is new (the timer restarts only when a new #timer element came in with #question-body).
   document.addEventListener("htmx:afterSwap", function (event) {
+    init();
     var target = event.detail.target;
     if (target && (target.id === "question-body" || event.detail.elt.id === "question-body")) {
-      init();
       // Move focus to what changed: the error next to the box, or the results heading.
       var focusable = document.querySelector("#question-body [data-autofocus]");
       if (focusable) focusable.focus();
-    } else {
-      init();
     }
   });
 })();

@@ -202,3 +202,48 @@ def test_feedback_highlights_show_the_criterion_on_hover_and_focus(page: Page, l
     page.get_by_role("button", name="Reply to the interviewer").click()
     expect(page.locator("#panel-follow_up")).to_be_visible()
     assert Answer.objects.filter(loop_question__loop=loop, kind="follow_up").count() == 1
+
+
+def test_save_draft_button_keeps_the_answer_box(page: Page, live_server, candidate, login_as):
+    loop = start_loop(candidate)
+    login_as(candidate)
+    page.goto(question_url(live_server, loop))
+    # Typed and saved at once: the click must not wait for (or be undone by) the autosave.
+    page.get_by_label("Your answer").fill("Saved by the button.")
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.locator("#draft-status")).to_contain_text("Saved", timeout=8_000)
+    # Only the status changed: the box, the timer and the buttons are all still there.
+    expect(page.get_by_label("Your answer")).to_have_value("Saved by the button.")
+    expect(page.locator("#timer-clock")).to_be_visible()
+    expect(page.get_by_role("button", name="Submit answer")).to_be_visible()
+    expect(page.locator("#question-body #draft-status")).to_have_count(1)
+    assert loop.loop_questions.get(position=1).draft == "Saved by the button."
+    page.evaluate("localStorage.clear()")  # the server's copy alone restores it
+    page.reload()
+    expect(page.get_by_label("Your answer")).to_have_value("Saved by the button.")
+
+
+def clock_seconds(page: Page) -> int:
+    minutes, seconds = page.locator("#timer-clock").inner_text().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_countdown_keeps_running_through_autosaves(page: Page, live_server, candidate,
+                                                   login_as):
+    loop = start_loop(candidate, time_limit_seconds=30)
+    login_as(candidate)
+    page.goto(question_url(live_server, loop))
+    announcer = page.locator("#timer-announcer")
+    expect(announcer).to_have_text("One minute left.")  # under a minute from the start
+    page.evaluate("document.getElementById('timer-announcer').textContent = ''")
+    time.sleep(3)
+    before = clock_seconds(page)
+    assert before <= 28
+    page.get_by_label("Your answer").fill("Typing while the clock runs.")
+    expect(page.locator("#draft-status")).to_contain_text("Saved", timeout=8_000)  # autosave
+    page.wait_for_timeout(1_200)
+    after = clock_seconds(page)
+    assert after < before, f"the clock went from {before}s back to {after}s"
+    assert after <= 30 - 4
+    # The warning is not repeated by the saves.
+    expect(announcer).to_have_text("")
