@@ -381,10 +381,12 @@ class Answer(models.Model):
         return f"{self.get_kind_display()} to {self.loop_question}"
 
     @property
-    def has_score(self) -> bool:
-        """Whether the automatic score (scoring.ScoreResult, `answer.score`) exists yet."""
+    def scored_result(self) -> Any:
+        """The automatic score (scoring.ScoreResult) once scoring has finished, else None."""
+        if self.scoring_status != self.ScoringStatus.SCORED:
+            return None
         # The reverse one-to-one raises RelatedObjectDoesNotExist, an AttributeError.
-        return hasattr(self, "score")
+        return getattr(self, "score", None)
 
 
 class Scorecard(models.Model):

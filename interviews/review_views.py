@@ -82,7 +82,7 @@ def loop_review(request: HttpRequest, public_id: UUID) -> HttpResponse:
         answers = sorted(lq.answers.all(), key=lambda a: a.kind != Answer.Kind.INITIAL)
         rows.append({"lq": lq, "answers": [{
             "answer": a,
-            "score": getattr(a, "score", None) if a.scoring_status == "scored" else None,
+            "score": a.scored_result,
             "mine": a.my_cards[0] if a.my_cards else None,
             "cards": len(a.scorecards.all()),
         } for a in answers]})
@@ -108,15 +108,15 @@ def _scorecard_context(request: HttpRequest, loop: Loop, answer: Answer,
         # Structured-interview rule: the others' scorecards stay hidden until yours is in.
         "others": [c for c in cards if c.interviewer_id != request.user.pk] if mine else [],
         "hidden_others": 0 if mine else len(cards),
-        "score": answer.score if answer.scoring_status == "scored" and answer.has_score else None,
+        "score": answer.scored_result,
         "initial_text": _initial_text(answer),
     }
 
 
 def _automatic_initial(answer: Answer) -> dict[str, Any]:
     """The automatic scorecard is the draft: its rating pre-fills the form."""
-    if answer.scoring_status == "scored" and answer.has_score:
-        return {"rating": answer.score.rating}
+    if answer.scored_result is not None:
+        return {"rating": answer.scored_result.rating}
     return {}
 
 

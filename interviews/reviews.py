@@ -170,7 +170,7 @@ def queue_page(user: Any, filters: QueueFilters, page_number: Any,
 def automatic_criteria(answer: Answer) -> list[dict[str, Any]]:
     """The rubric as the scorer judged this answer, else (not scored) the snapshot's rubric
     with no automatic verdict. Each: key, label, kind, verdict (or ""), feedback."""
-    score = answer.score if answer.has_score else None
+    score = answer.scored_result
     if score is not None and score.criteria:
         return [{"key": c["key"], "label": c.get("label", c["key"]),
                  "kind": c.get("kind", "concept"), "verdict": c.get("verdict", ""),

@@ -289,7 +289,7 @@ def answer_submit(*, loop_question: LoopQuestion, text: str, now: datetime | Non
 
 def pushback_for(answer: Answer) -> str | None:
     """The interviewer's pushback for the answer's most important miss, once it is scored."""
-    score = getattr(answer, "score", None) if answer.scoring_status == "scored" else None
+    score = answer.scored_result
     if score is None:
         return None
     return (score.feedback or {}).get("pushback") or None

@@ -88,9 +88,7 @@ def _loop_score(loop: Loop) -> float | None:
 
 
 def _score_total(answer: Answer | None) -> float | None:
-    if answer is None or answer.scoring_status != Answer.ScoringStatus.SCORED:
-        return None
-    score = getattr(answer, "score", None)
+    score = answer.scored_result if answer is not None else None
     return score.total if score is not None else None
 
 
@@ -221,8 +219,7 @@ def _answers(loop_question: LoopQuestion) -> dict[str, Answer]:
 def _answer_panel(answer: Answer | None, *, offset: int = 0) -> dict[str, Any] | None:
     if answer is None:
         return None
-    score: ScoreResult | None = getattr(answer, "score", None) \
-        if answer.scoring_status == Answer.ScoringStatus.SCORED else None
+    score: ScoreResult | None = answer.scored_result
     panel: dict[str, Any] = {"answer": answer, "score": score, "segments": None}
     now = timezone.now()
     panel["pending"] = answer.scoring_status in {Answer.ScoringStatus.QUEUED,

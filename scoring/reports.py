@@ -259,12 +259,7 @@ def _question_result(lq: LoopQuestion, bank: Bank, reviewer_names: dict[int, str
 
 
 def _score_of(answer: Answer | None) -> Any:
-    if answer is None or answer.scoring_status != Answer.ScoringStatus.SCORED:
-        return None
-    try:
-        return answer.score
-    except Answer.score.RelatedObjectDoesNotExist:
-        return None
+    return answer.scored_result if answer is not None else None
 
 
 def _criterion(data: dict[str, Any], text: str) -> panel.CriterionResult:
