@@ -123,6 +123,7 @@ class QuestionResult:
     follow_up_prompt: str = ""  # the pushback line, when there was a follow-up
     follow_up_text: str = ""
     human_reviewed: bool = False  # a scorecard overrode the automatic verdicts or rating
+    calculations: tuple[str, ...] = ()  # the candidate's calculation beside the correct one
 
     @property
     def score(self) -> float:
@@ -645,6 +646,7 @@ def question_dict(q: QuestionResult) -> dict[str, Any]:
         "follow_up_prompt": q.follow_up_prompt,
         "follow_up_text": q.follow_up_text,
         "human_reviewed": q.human_reviewed,
+        "calculations": list(q.calculations),
         "made": [_criterion_dict(c) for c in made],
         "missed": [_criterion_dict(c) for c in missed],
         "pitfalls": [_criterion_dict(c) for c in pitfalls],

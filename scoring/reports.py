@@ -255,6 +255,7 @@ def _question_result(lq: LoopQuestion, bank: Bank, reviewer_names: dict[int, str
         follow_up_prompt=follow_prompt or "",
         follow_up_text=follow_up.text if follow_up is not None else "",
         human_reviewed=human,
+        calculations=tuple((initial_score.feedback or {}).get("calculations", ())),
     ), votes
 
 
@@ -346,6 +347,7 @@ def report_markdown(report: dict[str, Any]) -> str:
                        f"{c['label']}{quote}")
         out += [f"- Missed: {c['label']}" for c in q["missed"]]
         out += [f"- Pitfall: {c['label']}" for c in q["pitfalls"]]
+        out += [f"- Calculation: {line}" for line in q.get("calculations", ())]
         if q["follow_up_text"]:
             out += ["", f"Follow-up ({q['follow_up_prompt']}): "
                         f"{q['initial_total']:.0f} → {q['follow_up_total']:.0f}, "

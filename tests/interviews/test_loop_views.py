@@ -397,3 +397,15 @@ def test_garbage_start_requests_are_refused_clearly(cclient, bank):
                             {"bank": "not-a-number", "format": "<script>", "topic": "999999"})
     assert response.status_code in {302, 400}
     assert not Loop.objects.exists()
+
+
+def test_feedback_shows_the_candidates_calculation_beside_the_correct_one(cclient, loop):
+    submit(cclient, loop, text="50,000 / 40 = 1,000 GPUs.")
+    answer = Answer.objects.get()
+    score = fake_score(answer)
+    line = "You wrote 50,000 / 40 = 1,000 GPUs; the correct result is 50,000 / 40 = 1,250 GPUs."
+    score.feedback = {**score.feedback, "calculations": [line]}
+    score.save()
+    html = cclient.get(url("question", loop, 1)).content.decode()
+    assert "Your calculations" in html
+    assert "50,000 / 40 = 1,000 GPUs; the correct result is 50,000 / 40 = 1,250" in html

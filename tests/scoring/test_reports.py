@@ -239,3 +239,15 @@ def test_the_real_task_builds_the_debrief_through_a_worker():
             time.sleep(0.2)
     assert debrief.status == Debrief.Status.READY
     assert debrief.report["tally"]["text"] == "5-0 to hire"
+
+
+def test_the_candidates_calculation_is_shown_beside_the_correct_one(candidate):
+    from scoring.models import ScoreResult
+
+    loop = build_finished_loop(candidate, questions=1)
+    line = "You wrote 50,000 / 40 = 1,000 GPUs; the correct result is 50,000 / 40 = 1,250 GPUs."
+    ScoreResult.objects.filter(answer__loop_question__loop=loop).update(
+        feedback={"pushback": "Check the division?", "calculations": [line]})
+    debrief = reports.debrief_build(debrief_id=new_debrief(loop).pk)
+    assert debrief.report["questions"][0]["calculations"] == [line]
+    assert f"- Calculation: {line}" in reports.report_markdown(debrief.report)
