@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
@@ -303,7 +304,7 @@ def report_markdown(report: dict[str, Any]) -> str:
         f"version {report.get('version', 1)} ({report.get('reason', '')})",
         "",
         f"**Decision: {report['decision']['label']}** — {report['tally']['text']}. "
-        f"Rule: {report['decision']['rule_label']}. Overall {report['overall']:.0f}/100.",
+        f"Rule: {report['decision']['rule_label']}. Overall {_whole(report['overall'])}/100.",
         "",
         "What decided it:",
         "",
@@ -350,7 +351,7 @@ def report_markdown(report: dict[str, Any]) -> str:
         out += [f"- Calculation: {line}" for line in q.get("calculations", ())]
         if q["follow_up_text"]:
             out += ["", f"Follow-up ({q['follow_up_prompt']}): "
-                        f"{q['initial_total']:.0f} → {q['follow_up_total']:.0f}, "
+                        f"{_whole(q['initial_total'])} → {_whole(q['follow_up_total'])}, "
                         f"counted as {_fmt_score(q['score'])}."]
         out.append("")
     out += [f"_{note}_" for note in report.get("notes", [])]
@@ -358,7 +359,12 @@ def report_markdown(report: dict[str, Any]) -> str:
 
 
 def _fmt_score(score: float | None) -> str:
-    return "not scored" if score is None else f"{score:.0f}/100"
+    return "not scored" if score is None else f"{_whole(score)}/100"
+
+
+def _whole(value: float) -> int:
+    """Round half up, as the page's |floatformat:0 does, so page, Markdown and PDF agree."""
+    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 _PDF_REPLACEMENTS = str.maketrans({"—": "-", "–": "-", "·": "-", "→": "->", "…": "...",

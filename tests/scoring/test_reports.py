@@ -251,3 +251,12 @@ def test_the_candidates_calculation_is_shown_beside_the_correct_one(candidate):
     debrief = reports.debrief_build(debrief_id=new_debrief(loop).pk)
     assert debrief.report["questions"][0]["calculations"] == [line]
     assert f"- Calculation: {line}" in reports.report_markdown(debrief.report)
+
+
+def test_markdown_rounds_like_the_page(candidate):
+    """26.5 is 27 on the page (|floatformat:0 rounds half up); the download must agree."""
+    from django.template.defaultfilters import floatformat
+
+    debrief = reports.debrief_build(debrief_id=new_debrief(build_finished_loop(candidate)).pk)
+    report = {**debrief.report, "overall": 26.5}
+    assert f"Overall {floatformat(26.5, 0)}/100." in reports.report_markdown(report)
