@@ -99,8 +99,9 @@ def test_embedded_default_serves_pages(embedded_env):
                 time.sleep(0.3)
         assert "Log in" in body
         with urllib.request.urlopen(  # noqa: S310
-                f"http://127.0.0.1:{port}/static/django_htmx/htmx-2.min.js") as script:
-            assert b"htmx" in script.read(200)
+                f"http://127.0.0.1:{port}/static/js/htmx-2.0.10.min.js") as script:
+            assert b'version:"2.0.10"' in script.read()
+        assert '/static/js/htmx-2.0.10.min.js' in body
     finally:
         server.terminate()
         server.wait(timeout=10)
