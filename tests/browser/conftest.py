@@ -6,10 +6,10 @@ import os
 import tempfile
 
 import pytest
-from playwright.sync_api import expect
 from django.conf import settings as django_settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from playwright.sync_api import expect
 
 SHOTS = os.environ.get("MOCKLOOP_SHOTS_DIR", tempfile.gettempdir())
 # Two cores shared with a live server and a worker thread: give assertions room, not sleeps.
