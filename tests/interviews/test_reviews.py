@@ -425,3 +425,54 @@ def test_admin_assigns_loops_to_an_interviewer(client, world):
     response = client.post(url, {**data, "apply": "Assign", "interviewer": reviewer.pk})
     assert response.status_code == 302
     assert loops_reviewable_by(reviewer).filter(pk=loop.pk).exists()
+
+
+# The candidate's own URLs and the debrief's downloads, with a ready debrief: only the candidate
+# (and staff, for the debrief) get anything; everyone else gets 404 or is sent to log in.
+OWNER_MATRIX = {
+    "debrief_status": [LOGIN, 286, 404, 404, 404, 286],
+    "debrief_markdown": [LOGIN, 200, 404, 404, 404, 200],
+    "debrief_pdf": [LOGIN, 200, 404, 404, 404, 200],
+    "question": [LOGIN, 200, 404, 404, 404, 404],
+    "answer_status": [LOGIN, 302, 404, 404, 404, 404],
+    "draft_save": [LOGIN, 302, 404, 404, 404, 404],
+    "answer_submit": [LOGIN, 302, 404, 404, 404, 404],
+    "loop_finish": [LOGIN, 302, 404, 404, 404, 404],
+}
+
+
+@pytest.fixture
+def world_with_debrief(world):
+    from scoring import reports
+
+    reports.debrief_build(debrief_id=reports.debrief_request(loop=world["loop"]).pk)
+    return world
+
+
+def _owner_request(client, name: str, loop: Loop):
+    pid = loop.public_id
+    if name.startswith("debrief"):
+        return client.get(reverse(f"scoring:{name}", args=[pid]))
+    if name in {"question", "answer_status"}:
+        return client.get(reverse(f"interviews:{name}", args=[pid, 1]))
+    if name == "loop_finish":
+        return client.post(reverse("interviews:loop_finish", args=[pid]))
+    return client.post(reverse(f"interviews:{name}", args=[pid, 1]), {"text": "Sneaky edit."})
+
+
+@pytest.mark.parametrize("name", list(OWNER_MATRIX))
+@pytest.mark.parametrize("role", ROLES)
+def test_owner_only_urls(client, world_with_debrief, role, name):
+    expected = OWNER_MATRIX[name][ROLES.index(role)]
+    user = world_with_debrief[role]
+    if user is not None:
+        client.force_login(user)
+    loop = world_with_debrief["loop"]
+    response = _owner_request(client, name, loop)
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == expected, f"{role} on {name}"
+    # Nobody changed the finished loop's answers.
+    assert not loop.loop_questions.filter(answers__text="Sneaky edit.").exists()

@@ -9,9 +9,9 @@ import pytest
 from django.utils import timezone
 
 from interviews.models import Answer, Loop, LoopQuestion, Notification, Scorecard
+from interviews.services import snapshot_for
 from scoring import reports
 from scoring.models import Debrief, ScoreResult
-from scoring.specs import question_spec_from_model
 from tests.factories import (
     BankFactory,
     CompensationBandFactory,
@@ -59,12 +59,9 @@ def build_finished_loop(candidate, *, bank=None, quality: str = "strong", questi
                                status=Loop.Status.FINISHED, finished_at=timezone.now())
     bank_questions = [t.questions.first() for t in bank.topics.order_by("order")][:questions]
     for position, question in enumerate(bank_questions, 1):
-        spec = question_spec_from_model(question).to_dict()
         lq = LoopQuestion.objects.create(
             loop=loop, question=question, position=position, rubric_version=1,
-            snapshot={"prompt": question.prompt, "topic_slug": question.topic.slug,
-                      "topic_title": question.topic.title, "question_slug": question.slug,
-                      "time_limit_seconds": 600, "spec": spec})
+            snapshot=snapshot_for(question))  # exactly what loop_start stores
         if quality == "strong":
             text = " ".join(sentence for _, _, sentence in POINTS)
             made = {key for key, _, _ in POINTS}
