@@ -102,6 +102,7 @@ class Document:
     sentence_numbers: dict[int, list[Quantity]] = field(default_factory=dict)
     sentence_context: dict[int, bool] = field(default_factory=dict)
     wrong_results: set[str] = field(default_factory=set)  # numeric keys stated far off
+    token_index: dict[int, int] = field(default_factory=dict)  # token start -> position
 
     @property
     def word_count(self) -> int:
@@ -115,6 +116,7 @@ def analyse(text: str) -> Document:
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    find_implied_calculations(text, quantities, calculations),
                    find_operations(text, quantities))
+    doc.token_index = {token.start: i for i, token in enumerate(tokens)}
     for token in tokens:
         if token.content:
             doc.by_key.setdefault(token.key, []).append(token)
@@ -204,12 +206,12 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
     total = sum(pattern.weights) + NUMBER_WEIGHT * len(pattern.numbers)
     if not total:
         return Match(), Match()
-    agree: dict[int, dict[str, Token]] = {}
-    oppose: dict[int, dict[str, Token]] = {}
+    agree: dict[int, dict[str, list[Token]]] = {}
+    oppose: dict[int, dict[str, list[Token]]] = {}
     for key in pattern.keys:
         for token in _occurrences(doc, key):
             bucket = agree if token.negated == pattern.negative else oppose
-            bucket.setdefault(token.sentence, {}).setdefault(key, token)
+            bucket.setdefault(token.sentence, {}).setdefault(key, []).append(token)
     if pattern.numbers:
         # A phrase that states a number only matches where that number is stated.
         numbers = {i: _number_spans(doc, i, pattern) for i in doc.sentence_numbers}
@@ -268,12 +270,53 @@ def _match_sequence(doc: Document, pattern: Pattern) -> Match:
     return Match()
 
 
-def _best(buckets: dict[int, dict[str, Token]], pattern: Pattern, total: float,
+def phrase_window(keys: int) -> int:
+    """How many tokens a phrase of this many words may spread over in the answer: "business
+    metrics" is said in "metrics, dashboards and business impact", not by the two words at
+    either end of a long sentence about something else."""
+    return 2 * keys + 5
+
+
+# A phrase is said within one clause: "bigger batches raise throughput, but requests wait"
+# does not say "batch wait".
+_PHRASE_BREAK_RE = re.compile(r";|\b(?:but|however|whereas|although|though)\b", re.IGNORECASE)
+
+
+def _tightest(doc: Document, occurrences: dict[str, list[Token]],
+              weight_of: dict[str, float]) -> dict[str, Token]:
+    """The phrase's words as found closest together: the heaviest set of its words that fit
+    in one window of phrase_window tokens and one clause (the tightest such window on a
+    tie)."""
+    if len(occurrences) < 2:
+        return {key: tokens[0] for key, tokens in occurrences.items()}
+    limit = phrase_window(len(weight_of))
+    items = sorted(((doc.token_index[t.start], key, t) for key, tokens in occurrences.items()
+                    for t in tokens), key=lambda item: item[0])
+    best: tuple[float, int] = (-1.0, 0)
+    chosen: dict[str, Token] = {}
+    for i, (first, _, _) in enumerate(items):
+        window: dict[str, Token] = {}
+        last = first
+        for index, key, token in items[i:]:
+            if index - first > limit:
+                break
+            if _PHRASE_BREAK_RE.search(doc.text, items[i][2].end, token.start) is not None:
+                break
+            if key not in window:
+                window[key] = token
+                last = index
+        rank = (sum(weight_of[k] for k in window), -(last - first))
+        if rank > best:
+            best, chosen = rank, window
+    return chosen
+
+
+def _best(buckets: dict[int, dict[str, list[Token]]], pattern: Pattern, total: float,
           numbers: dict[int, list[Span]], doc: Document) -> Match:
     best = Match()
     weight_of = dict(zip(pattern.keys, pattern.weights, strict=True))
     for sentence in sorted(buckets):
-        found = buckets[sentence]
+        found = _tightest(doc, buckets[sentence], weight_of)
         number_spans = numbers.get(sentence, [])
         if len(pattern.keys) > 1 and len(found) < 2 and not number_spans:
             continue  # one shared word is not a paraphrase of a multi-word point
@@ -391,12 +434,20 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     elif oppose.score >= MADE_AT and credit < 0.5 and oppose.score >= agree.score:
         verdict, credit, spans = "contradicted", 0.0, oppose.spans
     elif credit >= 0.75:
-        verdict, spans = "made", _dedupe([s for _, m in evidence.hits for s in m.spans])
+        verdict, spans = "made", _evidence_spans(evidence)
     elif credit >= 0.3:
-        verdict, spans = "partly", _dedupe([s for _, m in evidence.hits for s in m.spans])
+        verdict, spans = "partly", _evidence_spans(evidence)
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+def _evidence_spans(evidence: Evidence) -> list[Span]:
+    """Where the answer makes the point: the phrases it states (nearly) in full. Part of a
+    phrase ("batch" and "wait" in a sentence about something else) is shown only when no
+    phrase is stated in full."""
+    full = [m for _, m in evidence.hits if m.score >= MADE_AT]
+    return _dedupe([s for m in (full or [m for _, m in evidence.hits]) for s in m.spans])
 
 
 # --- Claims about named alternatives -----------------------------------------------------
@@ -669,22 +720,27 @@ def _limits_kept(doc: Document, pattern: Pattern, sentence: int) -> bool:
 
 
 def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
-                  given: list[Quantity] | None = None) -> tuple[CriterionVerdict, NumberCheck]:
+                  given: list[Quantity] | None = None,
+                  criteria: tuple[CriterionSpec, ...] = ()) -> tuple[CriterionVerdict, NumberCheck]:
     """A numeric criterion is earned by a number the answer states in the criterion's unit,
-    or in another unit it chose itself. A number copied from the question earns nothing
-    through a conversion the engine makes ("200k requests per minute" is not a stated
-    3,333 per second) and is never a wrong result: the candidate did not compute it."""
+    or in another unit it chose itself, where the answer is talking about that quantity
+    (see numeric_candidates; `criteria` are the question's others, which compete for its
+    numbers). A number copied from the question earns nothing through a conversion the engine
+    makes ("200k requests per minute" is not a stated 3,333 per second) and is never a wrong
+    result: the candidate did not compute it."""
     expected = float(criterion.expected_value or 0.0)
     tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
     evidence = collect_evidence(doc, criterion)
     agree = evidence.agree
     _, factor = parse_unit(criterion.unit)
     copied = {id(q) for q in doc.quantities if restated(q, given or [])}
-    candidates = [q for q in _numeric_candidates(doc, criterion, evidence)
+    found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
+    candidates = [q for q in found
                   if id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9)]
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
-    chosen = hits[0] if hits else _closest(
-        [q for q in candidates if id(q) not in copied], expected, criterion.unit)
+    chosen = hits[0] if hits else _preferred(
+        doc, [q for q in candidates if id(q) not in copied], criterion, model_answer,
+        agree.sentence)
     worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
     in_calculation = chosen is not None and any(
         c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
@@ -699,12 +755,15 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
         within_tolerance=bool(hits), method_credit=method,
         worked_calculation=_worked_calculation(doc, criterion, model_answer),
     )
+    # The words that attempted it, where a phrase is at least partly stated (not one label word
+    # beside a number that is about something else).
+    worded_spans = agree.spans if agree.score >= PARTLY_AT else []
     if hits:
         verdict, credit = "made", 1.0
-        spans = [Span(chosen.start, chosen.end), *agree.spans]
+        spans = [Span(chosen.start, chosen.end), *worded_spans]
     elif method:
         verdict, credit = "partly", METHOD_CREDIT
-        spans = ([Span(chosen.start, chosen.end)] if chosen else []) + agree.spans
+        spans = ([Span(chosen.start, chosen.end)] if chosen else []) + worded_spans
     else:
         verdict, credit = "missed", 0.0
         spans = [Span(chosen.start, chosen.end)] if wrong and chosen else []
@@ -732,23 +791,194 @@ def _model_operations(model_answer: str) -> list[Operation]:
     return _MODEL_OPERATIONS[model_answer]
 
 
-def _numeric_candidates(doc: Document, criterion: CriterionSpec,
-                        evidence: Evidence) -> list[Quantity]:
-    """Numbers in the criterion's unit, or bare numbers in a sentence about the criterion
-    (one where a phrase is at least partly made, not merely one word of the label)."""
-    canonical, _ = parse_unit(criterion.unit)
-    names = {canonical, unit_parts(canonical)[0]} - {""}
-    relevant = {match.sentence for _, match in evidence.hits}
-    unit_tokens = {t.sentence for t in doc.tokens if t.key in names or t.lower in names}
+# --- Which quantity a number is ------------------------------------------------------------
+#
+# A number earns a numeric criterion only where the answer is talking about that quantity: in
+# a clause about the criterion (its phrases' and label's words, more than any other numeric
+# criterion's), as the result of the criterion's calculation ("50,000 / 40 = 1,000": the right
+# method, whatever the arithmetic), after its operands ("50,000 QPS at 40 each, ~1,300"), or
+# as a figure its phrases name ("1,875"). "Add 20% headroom: 1,800" is a headroom figure, not
+# the zone-loss count, however close to it; "so 1,800 total" takes its topic from the clause
+# before it in the sentence.
+
+_CLAUSE_RE = re.compile(r";|,(?=\s)|\s[-–—]\s|[()]|\b(?:but|whereas|while|although|though)\b",
+                        re.IGNORECASE)
+# Verbs every numeric label starts with ("Computes 1,250 GPUs"): they name no quantity.
+_NUMERIC_VERBS = frozenset(t.key for t in tokenize(
+    "compute computes computed calculate calculates estimate estimates gives total totals"))
+_TOPICS: dict[tuple[CriterionSpec, ...], dict[str, dict[str, float]]] = {}
+
+
+def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> dict[str, dict[str, float]]:
+    """Per criterion, the words that say the answer is talking about it (from its phrases and
+    label), each weighted by 1 / how many of the question's criteria use it. Words for what
+    the numeric criteria count ("GPUs") and generic words name no particular quantity."""
+    if criteria not in _TOPICS:
+        if len(_TOPICS) > 2000:
+            _TOPICS.clear()
+        units: set[str] = set()
+        for criterion in criteria:
+            if criterion.kind == "numeric" and criterion.unit:
+                canonical = parse_unit(criterion.unit)[0]
+                units |= {canonical, unit_parts(canonical)[0]}
+        keys: dict[str, set[str]] = {}
+        for criterion in criteria:
+            if criterion.kind == "pitfall":
+                continue
+            found: set[str] = set()
+            for text in (*criterion.phrases, criterion.label):
+                for token in tokenize(text):
+                    if not token.content or token.key in GENERIC or token.lower in GENERIC:
+                        continue
+                    if token.key in _NUMERIC_VERBS or parse_unit(token.lower)[0] in units:
+                        continue
+                    found.add(token.key)
+            keys[criterion.key] = found
+        share: dict[str, int] = {}
+        for found in keys.values():
+            for key in found:
+                share[key] = share.get(key, 0) + 1
+        _TOPICS[criteria] = {c: {k: 1.0 / share[k] for k in found} for c, found in keys.items()}
+    return _TOPICS[criteria]
+
+
+def _clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
+    start, end = doc.sentences[sentence].start, doc.sentences[sentence].end
+    spans: list[tuple[int, int]] = []
+    cut = start
+    for match in _CLAUSE_RE.finditer(doc.text, start, end):
+        spans.append((cut, match.start()))
+        cut = match.end()
+    spans.append((cut, end))
+    return [span for span in spans if span[1] > span[0]]
+
+
+def _topic_scores(doc: Document, span: tuple[int, int],
+                  topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    present = {t.key for t in doc.tokens
+               if t.content and not t.negated and span[0] <= t.start < span[1]}
+    scores: dict[str, float] = {}
+    for key, words in topics.items():
+        score = sum(weight for word, weight in words.items()
+                    if word in present or (len(word) >= 5 and any(
+                        len(p) >= 5 and (p.startswith(word) or word.startswith(p))
+                        for p in present)))
+        if score:
+            scores[key] = score
+    return scores
+
+
+def number_topic(doc: Document, quantity: Quantity,
+                 topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    """What the answer is talking about where it states a number: the criteria whose words
+    its clause uses, or failing that the nearest clause before it in the sentence that uses
+    any (then the nearest after it), or failing that the end of the sentence before ("...
+    divide peak QPS by per-GPU QPS. That lands at about 20 GPUs."); {} where none does."""
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return {}
+    spans = _clause_spans(doc, sentence)
+    here = next((i for i, (s, e) in enumerate(spans) if s <= quantity.start < e), 0)
+    order = [spans[i] for i in (here, *range(here - 1, -1, -1), *range(here + 1, len(spans)))]
+    if sentence > 0:
+        order += _clause_spans(doc, sentence - 1)[::-1]
+    for span in order:
+        scores = _topic_scores(doc, span, topics)
+        if scores:
+            return scores
+    return {}
+
+
+_METHODS: dict[tuple[str, float, float], list[tuple[float, ...]]] = {}
+
+
+def _model_operands(model_answer: str, expected: float,
+                    tolerance: float) -> list[tuple[float, ...]]:
+    """The operands of the model answer's calculations that give the criterion's figure."""
+    cache_key = (model_answer, expected, tolerance)
+    if cache_key not in _METHODS:
+        if len(_METHODS) > 2000:
+            _METHODS.clear()
+        found: list[tuple[float, ...]] = []
+        if expected:
+            for calculation in find_calculations(model_answer):
+                if abs(calculation.stated - expected) <= abs(expected) * tolerance / 100:
+                    found.append(tuple(q.written for q in find_quantities(calculation.expression)))
+        _METHODS[cache_key] = found
+    return _METHODS[cache_key]
+
+
+def _method_result(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                   model_answer: str) -> bool:
+    """The number is what the candidate got from the criterion's calculation: the result of
+    arithmetic whose right answer is the criterion's figure, or of the model answer's
+    operands, whatever result the candidate wrote."""
+    expected = float(criterion.expected_value or 0.0)
+    tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
+    operands = _model_operands(model_answer, expected, tolerance)
+    for calculation in doc.calculations:
+        if calculation.end != quantity.end:
+            continue
+        if expected and abs(calculation.actual - expected) <= abs(expected) * tolerance / 100:
+            return True
+        written = tuple(q.written for q in find_quantities(calculation.expression))
+        if written and written in operands:
+            return True
+    if operands:
+        # "50,000 QPS at 40 per GPU is about 1,300": the operands stated before it.
+        sentence = _sentence_of(doc, quantity.start)
+        before = [q.written for q in doc.sentence_numbers.get(sentence, ())
+                  if q.end <= quantity.start]
+        if any(len(group) >= 2 and all(any(math.isclose(v, w, rel_tol=1e-9) for w in before)
+                                       for v in group) for group in operands):
+            return True
+    return False
+
+
+def _named_figure(quantity: Quantity, criterion: CriterionSpec) -> bool:
+    """The number is one the criterion's phrases state ("1,875", "625")."""
+    for phrase in criterion.phrases:
+        pattern = _pattern(phrase)
+        for wanted, approximate in zip(pattern.numbers, pattern.approximate, strict=True):
+            if _same_number(quantity, wanted, APPROXIMATE_PHRASE if approximate else 1e-9):
+                return True
+    return False
+
+
+def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: str = "",
+                       criteria: tuple[CriterionSpec, ...] = ()) -> list[Quantity]:
+    """Numbers in the criterion's unit (or bare) that the answer states for this quantity:
+    the result of its calculation, a figure its phrases name, or a number in a clause about
+    it at least as much as about any other numeric criterion."""
+    topics = criterion_topics(criteria or (criterion,))
+    rivals = [c.key for c in criteria if c.kind == "numeric" and c.key != criterion.key]
     out: list[Quantity] = []
     for quantity in doc.quantities:
-        if compatible(quantity, criterion.unit):
+        if quantity.unit and not compatible(quantity, criterion.unit):
+            continue
+        if _method_result(doc, quantity, criterion, model_answer) or _named_figure(
+                quantity, criterion):
             out.append(quantity)
-        elif not quantity.unit:
-            sentence = _sentence_of(doc, quantity.start)
-            if sentence in relevant or sentence in unit_tokens:
-                out.append(quantity)
+            continue
+        scores = number_topic(doc, quantity, topics)
+        own = scores.get(criterion.key, 0.0)
+        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9:
+            out.append(quantity)
     return out
+
+
+def _preferred(doc: Document, candidates: list[Quantity], criterion: CriterionSpec,
+               model_answer: str, sentence: int) -> Quantity | None:
+    """The number to show for a criterion none of the answer's numbers meets: the result of
+    the candidate's own calculation for it, else one in the sentence that attempted it, else
+    the closest."""
+    expected = float(criterion.expected_value or 0.0)
+    for pool in ([q for q in candidates if _method_result(doc, q, criterion, model_answer)],
+                 [q for q in candidates if _sentence_of(doc, q.start) == sentence >= 0],
+                 candidates):
+        if pool:
+            return _closest(pool, expected, criterion.unit)
+    return None
 
 
 def _sentence_of(doc: Document, offset: int) -> int:
@@ -854,6 +1084,30 @@ def calculation_feedback(doc: Document) -> list[str]:
         for c in doc.implied
     ]
     return lines
+
+
+def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberCheck]) -> list[str]:
+    """The calculation lines: each numeric criterion the answer got wrong, as the candidate's
+    own calculation (or number) beside the correct one, then any other wrong arithmetic."""
+    labels = {c.key: c.label for c in question.criteria}
+    lines: list[str] = []
+    shown: set[tuple[int, int]] = set()
+    for check in checks:
+        if check.found_value is None or check.within_tolerance or check.span is None:
+            continue
+        own = next((c for c in doc.calculations if c.end == check.span.end), None)
+        if own:
+            shown.add((own.start, own.end))
+            lines.append(f"You wrote {own.text.strip()}; the correct result is "
+                         f"{check.worked_calculation}.")
+            continue
+        label = labels.get(check.criterion_key, check.criterion_key)
+        lines.append(f"You wrote {check.found_text} ({label}); the correct result is "
+                     f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%).")
+    remaining = Document(doc.text, doc.tokens, doc.sentences, doc.quantities,
+                         [c for c in doc.calculations if (c.start, c.end) not in shown],
+                         doc.implied)
+    return calculation_feedback(remaining) + lines
 
 
 def _sentences_of(doc: Document, spans: list[Span]) -> set[int]:
@@ -1044,7 +1298,7 @@ def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.4"
+    version = "1.5"
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
@@ -1067,8 +1321,8 @@ class RubricEngine:
                 tainted |= sentences
         for criterion in question.criteria:
             if criterion.kind == "numeric":
-                by_key[criterion.key], check = judge_numeric(doc, criterion,
-                                                             question.model_answer, given)
+                by_key[criterion.key], check = judge_numeric(
+                    doc, criterion, question.model_answer, given, question.criteria)
                 checks.append(check)
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted),
@@ -1087,18 +1341,15 @@ class RubricEngine:
         misses = [v.feedback for v in verdicts
                   if (v.kind == "pitfall" and v.verdict == "made")
                   or (v.kind != "pitfall" and v.verdict != "made")]
-        calculations = calculation_feedback(doc)
-        for check in checks:
-            if check.found_value is not None and not check.within_tolerance:
-                calculations.append(
-                    f"{check.criterion_key}: you gave {check.found_text}; expected "
-                    f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%).")
+        calculations = check_feedback(doc, question, checks)
         missed = sorted(
             (v for v in verdicts if v.kind != "pitfall" and v.verdict != "made"),
             key=lambda v: (-v.weight * (1 - v.credit), verdicts.index(v)))
         focus = missed[0] if missed else None
         spec = next((c for c in question.criteria if focus and c.key == focus.key), None)
-        pushback = _pick_pushback(question.pushback, spec) if spec else None
+        made_keys = {v.key for v in verdicts if v.kind != "pitfall" and v.verdict == "made"}
+        pushback = _pick_pushback(question.pushback, spec, tuple(
+            c for c in question.criteria if c.key in made_keys)) if spec else None
         made = sum(1 for v in verdicts if v.kind != "pitfall" and v.verdict == "made")
         count = sum(1 for v in verdicts if v.kind != "pitfall")
         summary = f"Made {made} of {count} points; score {total:.0f}/100."
@@ -1155,7 +1406,9 @@ class RubricEngine:
                       key=lambda v: (-(v.weight * (1 - v.credit)), v.key))
         focus = gaps[0] if gaps else None
         pushback = _pick_pushback(question.pushback, CriterionSpec(
-            key=focus.key, label=focus.label)) if focus else None
+            key=focus.key, label=focus.label), tuple(
+            CriterionSpec(key=v.key, label=v.label) for v in verdicts
+            if v.verdict == "made"), ask=False) if focus else None
         covered = sum(v.verdict == "made" for v in verdicts)
         feedback = {
             "strengths": [v.feedback for v in verdicts if v.verdict == "made"],
@@ -1214,17 +1467,62 @@ def _reference_feedback(label: str, verdict: str) -> str:
     return f"Not covered: {label}"
 
 
-def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec) -> str | None:
-    """The pushback line that shares most words with the criterion it should probe."""
-    if not lines:
-        return None
-    wanted = {t.key for t in tokenize(" ".join(
+def _pushback_words(criterion: CriterionSpec) -> set[str]:
+    return {t.key for t in tokenize(" ".join(
         [criterion.label, criterion.checks, criterion.feedback_miss, *criterion.phrases]))
-        if t.content}
-    scored = [(len(wanted & {t.key for t in tokenize(line) if t.content}), -i, line)
-              for i, line in enumerate(lines)]
-    best = max(scored)
-    return best[2] if best[0] > 0 else lines[0]
+        if t.content and t.key not in GENERIC}
+
+
+def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
+                   made: tuple[CriterionSpec, ...] = (), ask: bool = True) -> str | None:
+    """The pushback line that shares most words with the criterion it should probe, passing
+    over lines about a point the answer already made (those share more words with a made
+    criterion than with this one). With no line left that fits, the criterion's own advice
+    as a question, not an unrelated line (with `ask` False, the first line)."""
+    wanted = _pushback_words(criterion)
+    made_words = [_pushback_words(c) for c in made]
+    scored: list[tuple[int, int, str]] = []
+    for i, line in enumerate(lines):
+        words = {t.key for t in tokenize(line) if t.content and t.key not in GENERIC}
+        overlap = len(wanted & words)
+        if overlap and all(len(other & words) <= overlap for other in made_words):
+            scored.append((overlap, -i, line))
+    if scored:
+        return max(scored)[2]
+    question = as_question(criterion) if ask else ""
+    return question or (lines[0] if lines else None)
+
+
+# Openings of advice that read as an instruction ("State the stopping rule."), which
+# "Could you ...?" turns into a question.
+_IMPERATIVE_NOT = frozenset(
+    ["a", "an", "the", "if", "in", "on", "at", "with", "before", "after", "every", "each",
+     "this", "that", "these", "those", "it", "its", "your", "you", "we", "our", "they",
+     "there", "here", "controls", "deploys", "gpus", "cpu", "errors", "error", "also", "only",
+     "when", "while", "without", "for", "from", "to", "by", "as", "one", "two", "three"])
+
+
+def as_question(criterion: CriterionSpec) -> str:
+    """The criterion's advice (feedback_miss) as a question: "State the stopping rule. Take
+    ..." -> "Could you state the stopping rule?"; advice that does not open with an instruction
+    -> "How would you <label>?" from a label that opens with a verb ("Picks ..."), else
+    "What about <label>?"."""
+    advice = (criterion.feedback_miss or "").strip()
+    first = re.split(r"(?<=[.!?])\s+|:\s|;\s", advice, maxsplit=1)[0].strip().rstrip(".!?:;,")
+    word = first.split(" ", 1)[0] if first else ""
+    if word and word.isalpha() and word[0].isupper() and word[1:].islower() and (
+            word.lower() not in _IMPERATIVE_NOT and not word.lower().endswith("ed")
+            and (not word.endswith("s") or word.endswith("ss"))):
+        return f"Could you {word.lower()}{first[len(word):]}?"
+    label = criterion.label.strip().rstrip(".")
+    head, _, rest = label.partition(" ")
+    if head.isalpha() and head[1:].islower() and head.endswith("s") and not head.endswith("ss") \
+            and rest and not rest[0].isupper():
+        verb = head[:-2] if head.endswith(("shes", "ches", "sses", "xes")) else head[:-1]
+        return f"How would you {verb.lower()} {rest}?"
+    if label:
+        return f"What about {label[0].lower() + label[1:]}?"
+    return ""
 
 
 def word_overlap(reference: str, answer: str) -> float:

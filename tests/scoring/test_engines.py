@@ -1,9 +1,14 @@
-"""The rubric engine on small hand-built questions (no database, no bank file)."""
+"""The rubric engine on small hand-built questions (no database), and on bundled bank
+questions read straight from the YAML for audit regressions."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
+
 from scoring.engines.base import CriterionSpec, QuestionSpec, get_engine
-from scoring.engines.rubric import RubricEngine, word_overlap
+from scoring.engines.rubric import RubricEngine, _pick_pushback, word_overlap
 from scoring.engines.text import tokenize
 
 LATENCY = QuestionSpec(
@@ -575,3 +580,119 @@ def test_a_comparison_turned_round_contradicts_the_point() -> None:
         "through its management API.",
     ):
         assert verdict(engine().score(COMPARE, answer), "latency").verdict == "made", answer
+
+
+# --- Audit regressions on the bundled bank's own questions ------------------------------------
+
+BANK_FILE = (Path(__file__).resolve().parents[2]
+             / "interviews/banks/inference-serving-ai-engineers.yaml")
+
+
+def bank_question(slug: str) -> QuestionSpec:
+    """A bank question as the engine sees it, built straight from the YAML."""
+    data = yaml.safe_load(BANK_FILE.read_text())
+    for topic in data["topics"]:
+        for question in topic["questions"]:
+            if question["slug"] != slug:
+                continue
+            criteria = tuple(CriterionSpec.from_dict(
+                {**item, "expected_value": item.get("expected")}) for item in question["rubric"])
+            return QuestionSpec(prompt=question["prompt"], model_answer=question["model_answer"],
+                                criteria=criteria, pushback=tuple(question.get("pushback", ())),
+                                scenario=question.get("scenario") or "")
+    raise LookupError(slug)
+
+
+def test_numbers_table_shows_the_candidates_own_result_for_the_criterion() -> None:
+    question = bank_question("google-a100-7b-50k-qps")
+    answer = ("I'd anchor on a measured benchmark: one A100 does about 40 QPS at 20ms p99. "
+              "So 50,000 / 40 = 1,000 GPUs. With 20% headroom for spikes that is 1,200 GPUs.")
+    outcome = engine().score(question, answer)
+    check = next(n for n in outcome.numbers if n.criterion_key == "gpus-before-headroom")
+    # The base count the candidate computed is 1,000, not the 1,200 they gave after headroom.
+    assert check.found_value == 1000
+    assert check.found_text in answer and "1,000" in check.found_text
+    assert not check.within_tolerance
+    assert check.method_credit
+    assert verdict(outcome, "gpus-before-headroom").verdict == "partly"
+    for check in outcome.numbers:
+        if check.found_text:
+            assert check.found_text in answer
+    lines = outcome.feedback["calculations"]
+    assert any("You wrote 50,000 / 40 = 1,000" in line
+               and "the correct result is 50,000 / 40 = 1,250" in line for line in lines)
+    assert len([line for line in lines if "50,000 / 40 = 1,000" in line]) == 1
+
+
+def test_a_number_for_another_quantity_does_not_earn_a_numeric_criterion() -> None:
+    question = bank_question("gpu-cluster-sizing-method")
+    answer = ("I'd divide peak by the measured per-GPU throughput at the SLO: 50,000 / 40 = "
+              "1,250 GPUs. For zone loss, each zone needs 500 GPUs, 1,500 total. Add 20% "
+              "headroom: 1,800 GPUs. Check the KV cache fits in GPU memory.")
+    outcome = engine().score(question, answer)
+    zone = verdict(outcome, "zone-loss-count")
+    assert zone.verdict != "made"
+    assert not any("1,800" in answer[s.start : s.end] for s in zone.evidence)
+    hit = next(c.feedback_hit for c in question.criteria if c.key == "zone-loss-count")
+    assert hit not in outcome.feedback["strengths"]
+    check = next(n for n in outcome.numbers if n.criterion_key == "zone-loss-count")
+    assert check.found_text == "1,500"
+    assert not check.within_tolerance
+    # The right zone-loss count, said as such, still earns it.
+    right = engine().score(question, answer.replace(
+        "each zone needs 500 GPUs, 1,500 total", "two zones must carry 1,250, so 1,875 total"))
+    assert verdict(right, "zone-loss-count").verdict == "made"
+
+
+def test_phrase_words_far_apart_or_across_clauses_are_not_the_phrase() -> None:
+    question = bank_question("pinterest-batch-size-tradeoff")
+    answer = ("Raising the batch size would improve utilization, but each request then waits "
+              "longer and p99 goes up. I'd use dynamic batching with a short timeout so that a "
+              "quiet hour cannot stall requests. "
+              "65% utilization leaves headroom for bursts.")
+    outcome = engine().score(question, answer)
+    first_end = answer.index(" I'd use")
+    wait = verdict(outcome, "batch-wait")
+    assert wait.verdict == "made"
+    assert wait.evidence and all(s.start > first_end for s in wait.evidence)
+    spare = verdict(outcome, "utilization-not-waste")
+    assert spare.verdict == "made"
+    quoted = " ".join(answer[s.start : s.end] for s in spare.evidence)
+    assert "headroom" in quoted and "bursts" in quoted
+    # Without the dynamic batching sentence nothing there says "batch wait".
+    alone = engine().score(question, answer.replace(
+        " I'd use dynamic batching with a short timeout so that a quiet hour cannot stall "
+        "requests.", ""))
+    assert verdict(alone, "batch-wait").verdict == "missed"
+
+
+def test_pushback_skips_lines_about_points_already_made() -> None:
+    question = bank_question("pinterest-batch-size-tradeoff")
+    answer = ("Bigger batches raise throughput per GPU, but each request waits for the batch to "
+              "fill and a larger batch takes longer, which lands in p99. I'd run a sweep over 8, "
+              "16, 32 and 64 at 2x peak and plot p99 against throughput. I'd cap the batch wait "
+              "at 1-2ms with dynamic batching, since at low traffic batches won't fill. 65% "
+              "utilization isn't wasted: it is the spare capacity that absorbs bursts. Kernel "
+              "launch overhead is a fixed per-call cost that CUDA graphs cut, and INT8 or packing "
+              "two replicas per GPU are other levers.")
+    outcome = engine().score(question, answer)
+    assert verdict(outcome, "p99-headroom").verdict != "made"
+    assert outcome.feedback["summary"].endswith(
+        "Most important gap: Picks the largest batch that still leaves headroom under the SLO.")
+    pushback = outcome.feedback["pushback"]
+    # Every bank line probes a point this answer made (batch cost, the sweep, low traffic,
+    # utilization): the criterion's own advice, as a question, is asked instead.
+    assert pushback not in question.pushback
+    assert pushback == "Could you state the stopping rule?"
+
+
+def test_pushback_prefers_a_line_about_the_miss_over_one_about_a_made_point() -> None:
+    made = CriterionSpec("trade", "Bigger batches cost the first request latency",
+                         phrases=("bigger batch", "request arrives first"))
+    missed = CriterionSpec("stop", "Picks the largest batch under the SLO",
+                           phrases=("largest batch",), feedback_miss="State the stopping rule.")
+    lines = ("What does a bigger batch do to a request that arrives first?",
+             "Which is the largest batch you would still run?")
+    assert _pick_pushback(lines, missed, (made,)) == lines[1]
+    assert _pick_pushback(lines[:1], missed, (made,)) == "Could you state the stopping rule?"
+    assert _pick_pushback(lines, missed) == lines[1]
