@@ -356,6 +356,8 @@ class Calculation:
     stated: float
     actual: float
     expression: str  # the left-hand side, as written
+    kind: str = "operation"  # "sum": a breakdown's parts against the total claimed for them
+    unit: str = ""  # for a sum: the total's unit as written ("ms")
 
     @property
     def correct(self) -> bool:
@@ -572,4 +574,182 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
                 end=result.end, stated=result.value,
                 actual=math.prod(reading[0] for reading in readings),
                 expression=text[operands[0].start : operands[-1].end]))
+    return flagged
+
+
+# --- A breakdown and the total claimed for it -------------------------------------------------
+
+# "That adds up to the 15ms", "sums to", "comes to", "totals", "total: 15ms", "fits in 20ms":
+# the claimed total follows. "15ms in total", "15ms altogether", "15ms total.": it comes first.
+_SUM_AFTER_RE = re.compile(
+    r"\b(?:add(?:s|ed|ing)?\s+up\s+to|sum(?:s|med|ming)?\s+(?:up\s+)?to|"
+    r"(?:comes?|came|coming)\s+(?:out\s+)?to|total(?:s|led|ling|ed|ing)?|in\s+total|"
+    r"altogether|all\s+told|(?P<fits>fit(?:s|ting)?\s+(?:in(?:to|side)?|within|under))|"
+    r"(?:the\s+)?(?:sum|total)\s+(?:is|was|comes\s+to|would\s+be|of))\b", re.IGNORECASE)
+_SUM_BEFORE_RE = re.compile(
+    r"\s*(?:in\s+total|altogether|all\s+told|combined|total(?=\s*(?:[.,;:!?)]|$|"
+    r"\b(?:and|so|which|that|with|leaving|for)\b)))\b", re.IGNORECASE)
+_SUM_FILLER_RE = re.compile(
+    r"(?:\s+|[:=,~≈]|\b(?:(?P<le>under|below|less\s+than|at\s+most|no\s+more\s+than|"
+    r"within|inside|up\s+to)|(?P<ge>over|above|more\s+than|at\s+least)|is|was|be|would|"
+    r"will|of|the|a|an|our|my|that's|that|it's|it|we're|at|about|around|roughly|"
+    r"approximately|approx|exactly|precisely|just|only)\b)*",
+    re.IGNORECASE)
+_APPROX_RE = re.compile(r"\b(?:about|around|roughly|approximately|approx)\b|~|≈", re.IGNORECASE)
+# A claim in its own sentence or clause refers back to the list only through words like these.
+_ANAPHOR_RE = re.compile(
+    r"\b(?:that|this|it|these|those|they|which|all|everything|together|altogether|sum|total|"
+    r"combined|breakdown|split|parts|stages|components|pieces|steps|overall|whole|so)\b",
+    re.IGNORECASE)
+_CONTAINER_AFTER_RE = re.compile(
+    r"[ \t]*(?:of[ \t]+)?(?:budget|contract|slo|sla|target|deadline|limit|ceiling|cap|total|"
+    r"end-to-end|e2e|overall|envelope)\b", re.IGNORECASE)
+_CONTAINER_BEFORE_RE = re.compile(
+    r"\b(?:the|our|my|your|this|that|whole|entire|overall|full|total)\s+$", re.IGNORECASE)
+_NOT_A_LABEL_RE = re.compile(
+    r"\s*(?:[,.;:!?)]|$|\b(?:of|is|was|we|i|i'd|you|into|across|between|among|for|budget)\b)",
+    re.IGNORECASE)
+_LIST_GAP_RE = re.compile(r"[,;+\n•]|\b(?:and|plus|then)\b", re.IGNORECASE)
+_NOT_A_LIST_RE = re.compile(
+    r"\b(?:or|vs\.?|versus|instead|compared|rather|from)\b|->|→", re.IGNORECASE)
+_LABEL_RE = re.compile(r"\b(?!(?:and|plus|then|with)\b)[A-Za-z]{3,}")
+_DISTRIBUTION_RE = re.compile(r"\bp\d{2,3}(?:\.\d+)?\b|percentile|median|\bmean\b|average|"
+                              r"\bavg\b", re.IGNORECASE)
+_SUM_SENTENCE_RE = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
+
+
+def _unit_label(quantity: Quantity) -> str:
+    match = _QUANTITY_RE.match(quantity.text)
+    if match and match.group("unit"):
+        return match.group("unit")
+    words = re.findall(r"[A-Za-zµμ%/]+", quantity.text)
+    return words[-1] if words and words[-1].lower() in _UNITS else quantity.unit
+
+
+def _is_container(text: str, quantity: Quantity) -> bool:
+    """"the 20ms" the breakdown splits, "a 20ms budget": the whole, not one of its parts."""
+    if _CONTAINER_AFTER_RE.match(text, quantity.end):
+        return True
+    before = text[max(0, quantity.start - 20) : quantity.start]
+    return bool(_CONTAINER_BEFORE_RE.search(before) and _NOT_A_LABEL_RE.match(text, quantity.end))
+
+
+def _breakdown(text: str, quantities: list[Quantity], unit: str) -> list[Quantity]:
+    """The parts of a same-unit list ("network 3ms, features 5ms, model 6ms"): three or more,
+    each named, joined by commas, "and" or "+", not alternatives ("5ms or 10ms") or a distribution
+    ("12ms p50, 18ms p95, 30ms p99"); the container ("of the 20ms") left out."""
+    depth, depths, cursor = 0, [], 0
+    for q in quantities:
+        segment = text[cursor : q.start]
+        depth += segment.count("(") - segment.count(")")
+        depths.append(depth)
+        cursor = q.start
+    candidates = [(q, d) for q, d in zip(quantities, depths, strict=True) if q.unit == unit]
+    if not candidates:
+        return []
+    base = min(d for _, d in candidates)
+    parts = [q for q, d in candidates if d == base and not _is_container(text, q)]
+    if len(parts) >= 4:  # a subtotal stated in the list ("15ms: 2ms, 3ms, ...") is not a part
+        for q in (parts[0], parts[-1]):
+            rest = sum(o.value for o in parts if o is not q)
+            if abs(rest - q.value) <= 0.02 * q.value:
+                parts = [o for o in parts if o is not q]
+                break
+    if len(parts) < 3:
+        return []
+    for left, right in zip(parts, parts[1:], strict=False):
+        gap = text[left.end : right.start]
+        if not _LIST_GAP_RE.search(gap) or _NOT_A_LIST_RE.search(gap):
+            return []
+        if not _LABEL_RE.search(gap):  # "14ms, 20ms and 30ms": readings, not named parts
+            return []
+    tagged = sum(1 for q in parts
+                 if _DISTRIBUTION_RE.search(text[max(0, q.start - 14) : q.end + 14]))
+    if tagged >= 2:
+        return []
+    return parts
+
+
+def find_sum_claims(text: str, quantities: list[Quantity] | None = None,
+                    skip: list[Calculation] | None = None) -> list[Calculation]:
+    """A breakdown whose parts do not add up to the total the answer claims for them:
+    "network 3ms, features 5ms, ... model 6ms, post-processing 1ms. That adds up to the 15ms"
+    (the parts add up to 21ms).
+
+    The claim is a total after "adds up to", "sums to", "comes to", "totals", "fits in", or
+    before "in total", "altogether"; the parts are the same-unit list before it in its
+    sentence, else in the sentence before (then the claim must point back: "that", "it",
+    "the stages", "in total"). A wrong total is one off by more than max(5%, 0.5 units);
+    for "fits in", "under" or "within" only a sum above it is, for "at least" one below."""
+    qs = quantities if quantities is not None else find_quantities(text)
+    covered = [(c.start, c.end) for c in (skip or [])]
+    starts = [0] + [m.end() for m in _SUM_SENTENCE_RE.finditer(text)]
+    clause_cuts = [m.end() for m in re.finditer(r"[;:]", text)]
+    flagged: list[Calculation] = []
+    seen: set[int] = set()
+    for marker in _SUM_AFTER_RE.finditer(text):
+        after = _SUM_FILLER_RE.match(text, marker.end())
+        filler = after.group(0) if after else ""
+        total = next((q for q in qs if q.start == marker.end() + len(filler)), None)
+        le = bool(marker.group("fits")) or bool(after and after.group("le"))
+        ge = bool(after and after.group("ge"))
+        approx = bool(_APPROX_RE.search(filler))
+        claim_start = marker.start()
+        if total is None:  # "15ms in total", "15 ms altogether"
+            before = [q for q in qs if q.end <= marker.start()]
+            lead_in = _SUM_BEFORE_RE.match(text, before[-1].end) if before else None
+            if lead_in is None or lead_in.end() != marker.end():
+                continue
+            total, le, ge, approx = before[-1], False, False, False
+            lead = text[max(0, total.start - 24) : total.start]
+            approx = bool(_APPROX_RE.search(lead[-10:]))
+            le = bool(re.search(r"\b(?:under|below|less than|at most|within)\s+$", lead, re.I))
+            claim_start = total.start
+        if total.start in seen or not total.unit or total.unit in {"%", "x"} or total.value <= 0:
+            continue
+        sentence = max(s for s in starts if s <= claim_start)
+        next_sentence = min([s for s in starts if s > claim_start] + [len(text)])
+        if len([q for q in qs if total.end <= q.start < next_sentence
+                and q.unit == total.unit]) >= 2:
+            continue  # "a total of 20ms: 3ms network, 5ms ..." heads its own list
+        here = [q for q in qs if sentence <= q.start and q.end <= claim_start]
+        parts = _breakdown(text, here, total.unit)
+        clause = max([sentence, *(c for c in clause_cuts if c <= claim_start)])
+        if parts:  # "..., 6ms model, which adds up to": not "..., and the GPU part adds up to"
+            prefix = text[clause:claim_start] if parts[-1].end <= clause else (
+                text[parts[-1].end : claim_start])
+            if len(prefix.split()) > 3 and not _ANAPHOR_RE.search(prefix):
+                continue
+        if not parts:
+            if any(q.unit == total.unit for q in here):
+                continue  # part of the list is in this sentence: not a clean reference back
+            prefix = text[sentence:claim_start]
+            if len(prefix.split()) > 2 and not _ANAPHOR_RE.search(prefix):
+                continue
+            previous = max([s for s in starts if s < sentence] or [sentence])
+            if previous == sentence:
+                continue
+            parts = _breakdown(text, [q for q in qs if previous <= q.start and q.end <= sentence],
+                               total.unit)
+        if not parts or total in parts:
+            continue
+        if any(s <= q.start < e for q in [*parts, total] for s, e in covered):
+            continue
+        factor = total.factor or 1.0
+        low = sum(q.low for q in parts) / factor
+        high = sum(q.high for q in parts) / factor
+        stated_low, stated_high = total.low / factor, total.high / factor
+        stated = total.value / factor
+        slack = max((0.1 if approx else 0.05) * stated, 0.5)
+        too_high = low > stated_high + slack
+        too_low = high < stated_low - slack
+        if (le and not too_high) or (ge and not too_low) or not (too_high or too_low):
+            continue
+        seen.add(total.start)
+        written = [q.value / factor for q in parts]
+        flagged.append(Calculation(
+            text=text[parts[0].start : total.end], start=parts[0].start, end=total.end,
+            stated=stated, actual=sum(written),
+            expression=" + ".join(format_number(round(v, 6)) for v in written),
+            kind="sum", unit=_unit_label(total)))
     return flagged

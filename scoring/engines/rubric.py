@@ -34,6 +34,7 @@ from scoring.engines.numbers import (
     find_implied_calculations,
     find_operations,
     find_quantities,
+    find_sum_claims,
     format_number,
     parse_unit,
     unit_parts,
@@ -113,8 +114,12 @@ def analyse(text: str) -> Document:
     tokens = tokenize(text)
     quantities = find_quantities(text)
     calculations = find_calculations(text, quantities)
+    # A breakdown's wrong total is shown as its parts' sum, not also as a wrong product.
+    sums = find_sum_claims(text, quantities, calculations)
+    implied = [c for c in find_implied_calculations(text, quantities, calculations)
+               if all(c.end != s.end for s in sums)]
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
-                   find_implied_calculations(text, quantities, calculations),
+                   sorted([*implied, *sums], key=lambda c: c.start),
                    find_operations(text, quantities))
     doc.token_index = {token.start: i for i, token in enumerate(tokens)}
     for token in tokens:
@@ -1077,12 +1082,16 @@ def calculation_feedback(doc: Document) -> list[str]:
         f"You wrote {c.text.strip()}; the correct result is {c.corrected()}."
         for c in doc.calculations if not c.correct
     ]
-    lines += [
-        f"Check the arithmetic in \"{c.text.strip()}\": the numbers before it do not give "
-        f"{format_number(round(c.stated, 6))} (multiplied together they give about "
-        f"{format_number(round(c.actual, 3))})."
-        for c in doc.implied
-    ]
+    for c in doc.implied:
+        if c.kind == "sum":
+            unit = f" {c.unit}" if c.unit else ""
+            lines.append(f"You wrote {c.expression} = {format_number(round(c.stated, 6))}{unit}; "
+                         f"the parts add up to {format_number(round(c.actual, 6))}{unit}.")
+            continue
+        lines.append(
+            f"Check the arithmetic in \"{c.text.strip()}\": the numbers before it do not give "
+            f"{format_number(round(c.stated, 6))} (multiplied together they give about "
+            f"{format_number(round(c.actual, 3))}).")
     return lines
 
 
@@ -1298,7 +1307,7 @@ def number_coverage(doc: Document, numbers: list[Quantity]) -> float:
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.5"
+    version = "1.6"
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

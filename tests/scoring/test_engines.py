@@ -696,3 +696,46 @@ def test_pushback_prefers_a_line_about_the_miss_over_one_about_a_made_point() ->
     assert _pick_pushback(lines, missed, (made,)) == lines[1]
     assert _pick_pushback(lines[:1], missed, (made,)) == "Could you state the stopping rule?"
     assert _pick_pushback(lines, missed) == lines[1]
+
+
+# --- A breakdown and its claimed total (engine 1.6) ------------------------------------------
+
+
+def test_a_breakdown_whose_parts_do_not_add_up_to_the_claimed_total_is_wrong_arithmetic() -> None:
+    parts = ("My split would be: network and serialization 3ms, feature store lookup 5ms, "
+             "preprocessing 2ms, batch queue wait 4ms, model inference 6ms, post-processing "
+             "{}. That adds up to the 15ms so it fits exactly.")
+    wrong = engine().score(LATENCY, parts.format("1ms"))
+    assert "You wrote 3 + 5 + 2 + 4 + 6 + 1 = 15 ms; the parts add up to 21 ms." in (
+        wrong.feedback["calculations"])
+    unflagged = engine().score(LATENCY, parts.format("1ms").replace("15ms", "21ms"))
+    assert not unflagged.feedback["calculations"]
+    assert wrong.total < unflagged.total
+
+
+def test_a_breakdown_that_adds_up_is_not_flagged() -> None:
+    from scoring.engines.numbers import find_sum_claims
+
+    right = ("2ms network, 3ms features, 1ms preprocessing, 2ms queue, 5ms model, 1ms post, "
+             "1ms slack: 15ms in total.")
+    assert find_sum_claims(right) == []
+    assert not engine().score(LATENCY, right).feedback["calculations"]
+    assert find_sum_claims("Of the 20ms budget I'd give 3ms to network, 5ms to features, 6ms "
+                           "to the model and 4ms to post-processing, which adds up to 18ms.") == []
+    # "fits in" is a ceiling: a sum under it is fine, one over it is not.
+    fits = "Network 3ms, features 5ms, model {}ms, post 1ms. It all fits in the 20ms budget."
+    assert find_sum_claims(fits.format(6)) == []
+    assert find_sum_claims(fits.format(16))
+
+
+def test_a_list_followed_by_an_unrelated_total_is_not_a_sum() -> None:
+    from scoring.engines.numbers import find_sum_claims
+
+    for text in (
+        "Network 3ms, features 5ms, model 6ms. Separately, the retry timeout totals 50ms.",
+        "Network 3ms, features 5ms, model 6ms. In total we handle 20k QPS.",
+        "Latency is 12ms at p50, 18ms at p95 and 30ms at p99. The tail adds up to 30ms.",
+        "Under load we see 14ms, 20ms and 30ms. The stages add up to 30ms.",
+        "We could use 5ms windows, 10ms windows or 20ms windows. Altogether 20ms is fine.",
+    ):
+        assert find_sum_claims(text) == [], text
