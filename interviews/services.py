@@ -259,15 +259,19 @@ def _create_answer(*, loop_question: LoopQuestion, kind: str, text: str, now: da
     return SubmitResult(answer=answer, created=True)
 
 
+def _stored_answer(loop_question: LoopQuestion, kind: str) -> SubmitResult | None:
+    """A repeat submit returns the answer already stored, whatever the new text says."""
+    existing = Answer.objects.filter(loop_question=loop_question, kind=kind).first()
+    return SubmitResult(answer=existing, created=False) if existing is not None else None
+
+
 def answer_submit(*, loop_question: LoopQuestion, text: str, now: datetime | None = None
                   ) -> SubmitResult:
     """Store the candidate's answer once and queue it for scoring. After the time limit it is
     still accepted, marked overtime."""
     now = now or timezone.now()
-    existing = Answer.objects.filter(loop_question=loop_question,
-                                     kind=Answer.Kind.INITIAL).first()
-    if existing is not None:
-        return SubmitResult(answer=existing, created=False)
+    if (existing := _stored_answer(loop_question, Answer.Kind.INITIAL)) is not None:
+        return existing
     answer_validate(text)
     _require_open(loop_question.loop, now)
     with transaction.atomic():
@@ -299,10 +303,8 @@ def follow_up_submit(*, loop_question: LoopQuestion, text: str, now: datetime | 
                      ) -> SubmitResult:
     """One reply to the interviewer's pushback, scored with the first answer."""
     now = now or timezone.now()
-    existing = Answer.objects.filter(loop_question=loop_question,
-                                     kind=Answer.Kind.FOLLOW_UP).first()
-    if existing is not None:
-        return SubmitResult(answer=existing, created=False)
+    if (existing := _stored_answer(loop_question, Answer.Kind.FOLLOW_UP)) is not None:
+        return existing
     answer_validate(text)
     _require_open(loop_question.loop, now)
     initial = (Answer.objects.select_related("score")

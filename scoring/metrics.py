@@ -69,26 +69,26 @@ def rmse(predicted: Sequence[float], actual: Sequence[float]) -> float:
     return math.sqrt(mean([(p - a) ** 2 for p, a in zip(predicted, actual, strict=True)]))
 
 
-def mae_by_group(predicted: Sequence[float], actual: Sequence[float],
-                 groups: Sequence[str]) -> dict[str, float]:
-    """Mean absolute error per group label, groups in sorted order."""
+def _mean_error_by_group(predicted: Sequence[float], actual: Sequence[float],
+                         groups: Sequence[str], *, absolute: bool) -> dict[str, float]:
     _check(predicted, actual)
     _check(predicted, groups)
     errors: dict[str, list[float]] = {}
     for p, a, g in zip(predicted, actual, groups, strict=True):
-        errors.setdefault(g, []).append(abs(p - a))
+        errors.setdefault(g, []).append(abs(p - a) if absolute else p - a)
     return {g: mean(errors[g]) for g in sorted(errors)}
+
+
+def mae_by_group(predicted: Sequence[float], actual: Sequence[float],
+                 groups: Sequence[str]) -> dict[str, float]:
+    """Mean absolute error per group label, groups in sorted order."""
+    return _mean_error_by_group(predicted, actual, groups, absolute=True)
 
 
 def mean_signed_error_by_group(predicted: Sequence[float], actual: Sequence[float],
                                groups: Sequence[str]) -> dict[str, float]:
     """Mean of predicted - actual per group: positive means the group is over-scored."""
-    _check(predicted, actual)
-    _check(predicted, groups)
-    errors: dict[str, list[float]] = {}
-    for p, a, g in zip(predicted, actual, groups, strict=True):
-        errors.setdefault(g, []).append(p - a)
-    return {g: mean(errors[g]) for g in sorted(errors)}
+    return _mean_error_by_group(predicted, actual, groups, absolute=False)
 
 
 def quadratic_weighted_kappa(a: Sequence[int], b: Sequence[int], min_rating: int = 1,

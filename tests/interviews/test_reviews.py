@@ -81,6 +81,14 @@ MATRIX = {
 }
 
 
+def _assert_outcome(response, expected, case: str) -> None:
+    if expected == LOGIN:
+        assert response.status_code == 302, case
+        assert response["Location"].startswith(reverse("login")), case
+    else:
+        assert response.status_code == expected, case
+
+
 def _request(client, name: str, loop: Loop):
     pid = loop.public_id
     if name == "queue":
@@ -106,11 +114,7 @@ def test_permission_matrix(client, world, role, name):
     if user is not None:
         client.force_login(user)
     response = _request(client, name, world["loop"])
-    if expected == LOGIN:
-        assert response.status_code == 302
-        assert response["Location"].startswith(reverse("login"))
-    else:
-        assert response.status_code == expected, f"{role} on {name}"
+    _assert_outcome(response, expected, f"{role} on {name}")
     stored = Scorecard.objects.filter(answer__loop_question__loop=world["loop"]).count()
     assert stored == (1 if name == "scorecard_post" and expected == 302 else 0)
 
@@ -469,10 +473,6 @@ def test_owner_only_urls(client, world_with_debrief, role, name):
         client.force_login(user)
     loop = world_with_debrief["loop"]
     response = _owner_request(client, name, loop)
-    if expected == LOGIN:
-        assert response.status_code == 302
-        assert response["Location"].startswith(reverse("login"))
-    else:
-        assert response.status_code == expected, f"{role} on {name}"
+    _assert_outcome(response, expected, f"{role} on {name}")
     # Nobody changed the finished loop's answers.
     assert not loop.loop_questions.filter(answers__text="Sneaky edit.").exists()
