@@ -42,6 +42,7 @@ from scoring.engines.numbers import (
     within_tolerance,
     without_long_numbers,
 )
+from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
     GENERIC,
     STOPWORDS,
@@ -111,6 +112,7 @@ class Document:
     topic_scores: dict[tuple, dict[str, float]] = field(default_factory=dict)
 
     markers: list[tuple[int, int]] = field(default_factory=list)  # reasoning markers
+    wrong_claims: list[WrongClaim] = field(default_factory=list)  # relations turned round
     words: int = -1
 
     @property
@@ -181,6 +183,7 @@ def analyse(text: str) -> Document:
     for token in tokens:
         by_sentence.setdefault(token.sentence, []).append(token)
     doc.markers = reasoning_markers(text)
+    doc.wrong_claims = wrong_claims(tokens, text, lambda offset: _sentence_of(doc, offset))
     reasoned_sentences = {_sentence_of(doc, start) for start, _ in doc.markers}
     for index in range(len(doc.sentences)):
         words = by_sentence.get(index, [])
@@ -483,6 +486,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     if subject:
         evidence, misattributed = _attributed(doc, evidence, subject, alternatives)
         turned = reversed_claims(doc, criterion, subject, alternatives)
+    evidence, wrong = _without_wrong_claims(doc, evidence)
+    misattributed += wrong
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
     if turned or (misattributed and credit < 0.3):
@@ -499,6 +504,23 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+    """The evidence without phrases said in a sentence that states a relation or role wrongly
+    ("bigger batches lower p99", "TorchServe is the compiler"), and those wrong claims' spans."""
+    if not doc.wrong_claims:
+        return evidence, []
+    bad: dict[int, list[Span]] = {}
+    for claim in doc.wrong_claims:
+        bad.setdefault(claim.sentence, []).append(claim.span)
+    kept = [(p, m) for p, m in evidence.hits if m.sentence not in bad]
+    if len(kept) == len(evidence.hits):
+        return evidence, []
+    spans = _dedupe([span for _, m in evidence.hits if m.sentence in bad
+                     for span in bad[m.sentence]])
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose), spans
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:
@@ -736,10 +758,61 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
-    hit = bool(sentences)
+    if _about_unsupported_counts(criterion):
+        guess = unsupported_count(doc)
+        if guess is not None:
+            sentences.add(_sentence_of(doc, guess.start))
+            spans.append(Span(guess.start, guess.end))
+    if _about_universals(criterion):
+        for claim in universal_comparisons(doc.text, doc.sentences):
+            sentences.add(claim.sentence)
+            spans.append(claim.span)
+    if doc.wrong_claims and _about_reversals(criterion):
+        # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
+        # (its sentences stay open to concept criteria, which are then contradicted there).
+        spans.extend(claim.span for claim in doc.wrong_claims)
+    hit = bool(spans)
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])
     return verdict, sentences
+
+
+_REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"
+                          r"backwards?|mix(?:es|ed)? up)\b", re.IGNORECASE)
+
+
+def _about_reversals(criterion: CriterionSpec) -> bool:
+    """A pitfall whose label or checks are about facts turned round or swapped."""
+    return bool(_REVERSAL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+_UNSUPPORTED_RE = re.compile(
+    r"\b(?:no|without|any)\s+(?:\w+[\s-]+){0,2}(?:throughput|basis|derivation|calculation)\b|"
+    r"\bguess", re.IGNORECASE)
+_COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"])
+
+
+_UNIVERSAL_PITFALL_RE = re.compile(r"\b(?:always|regardless|in every case)\b", re.IGNORECASE)
+
+
+def _about_universals(criterion: CriterionSpec) -> bool:
+    """A pitfall about a choice claimed to win in every case ("TensorRT is always faster")."""
+    return bool(_UNIVERSAL_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def _about_unsupported_counts(criterion: CriterionSpec) -> bool:
+    """A pitfall about a count given with no throughput basis ("around 50 T4s")."""
+    return bool(_UNSUPPORTED_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def unsupported_count(doc: Document) -> Quantity | None:
+    """A count of machines ("something like 60 T4s") in an answer that shows no basis for
+    it: no rate per machine, no arithmetic, no described calculation step."""
+    if doc.calculations or doc.operations or doc.implied:
+        return None
+    if any("/" in q.unit or q.unit in {"qps", "token/s"} for q in doc.quantities):
+        return None
+    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS), None)
 
 
 def question_numbers(question: QuestionSpec) -> list[Quantity]:
@@ -1399,6 +1472,7 @@ class RubricEngine:
         by_key: dict[str, CriterionVerdict] = {}
         checks: list[NumberCheck] = []
         tainted: set[int] = set()
+        charged: set[int] = set()  # sentences a committed pitfall is charged for
         given = question_numbers(question)
         alternatives = question_alternatives(question.prompt)
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
@@ -1406,6 +1480,9 @@ class RubricEngine:
             if criterion.kind == "pitfall":
                 by_key[criterion.key], sentences = judge_pitfall(doc, criterion)
                 tainted |= sentences
+                if by_key[criterion.key].verdict == "made":
+                    charged |= {_sentence_of(doc, span.start)
+                                for span in by_key[criterion.key].evidence}
         for criterion in question.criteria:
             if criterion.kind == "numeric":
                 by_key[criterion.key], check = judge_numeric(
@@ -1416,7 +1493,7 @@ class RubricEngine:
                                                       alternatives)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
-        total = rubric_total(doc, verdicts, tainted, doc.wrong_results, units)
+        total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
         return self._outcome(question, total, verdicts, checks, feedback)
 

@@ -78,6 +78,9 @@ _BACKWARD_DISMISSALS = (
     ("too", "noisy"), ("too", "slow"), ("too", "expensive"), ("too", "costly"),
     ("too", "complex"), ("too", "complicated"), ("too", "risky"), ("to", "ignore"),
     ("can", "ignore"), ("can", "be", "ignored"),
+    # "fragmentation goes away under TensorRT": the point is waved off, not made.
+    ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
+    ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -319,7 +322,8 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
         _DISMISSALS_BY_FIRST.update(_dismissals_by_first_word())
     text = _without_asides(text)
     for i, token in enumerate(tokens):
-        if token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i):
+        if (token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i)) or _dismissing_verb(
+                tokens, i):
             _negate_forward(text, tokens, i)
     for i, token in enumerate(tokens):
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
@@ -328,6 +332,23 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                 _negate_backward(text, tokens, i)
                 if pattern[0] in {"no", "not"}:
                     _negate_forward(text, tokens, i + size - 1)
+
+
+# Verbs that reject what follows when the candidate is their subject: "I'd actually drop the
+# 10-minute bake", "we can get rid of the shadow step" (not "latency drops to 5ms").
+_DROP_VERBS = frozenset(["drop", "remove", "forgo", "forget", "ditch", "scrap", "skip", "cut",
+                         "eliminate", "rid", "omit", "avoid", "lose"])
+_AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "should", "i'll",
+                     "we'll", "let's", "just", "actually", "probably", "simply", "then",
+                     "get", "and"])
+
+
+def _dismissing_verb(tokens: list[Token], index: int) -> bool:
+    """A drop verb said by the candidate of what follows: an agent word right before it."""
+    if tokens[index].lower not in _DROP_VERBS or index == 0:
+        return False
+    previous = tokens[index - 1]
+    return previous.lower in _AGENTS and previous.sentence == tokens[index].sentence
 
 
 def _limiting(tokens: list[Token], index: int) -> bool:
