@@ -42,6 +42,7 @@ from scoring.engines.numbers import (
     within_tolerance,
     without_long_numbers,
 )
+from scoring.engines.rating import rubric_rating
 from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
     GENERIC,
@@ -1495,7 +1496,8 @@ class RubricEngine:
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
         total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
-        return self._outcome(question, total, verdicts, checks, feedback)
+        rating = rubric_rating(total, verdicts, checks, wrong_arithmetic(doc))
+        return self._outcome(question, total, verdicts, checks, feedback, rating)
 
     def _rubric_feedback(self, question: QuestionSpec, doc: Document,
                          verdicts: list[CriterionVerdict], checks: list[NumberCheck],
@@ -1585,9 +1587,11 @@ class RubricEngine:
         return self._outcome(question, total, verdicts, [], feedback)
 
     def _outcome(self, question: QuestionSpec, total: float, verdicts: list[CriterionVerdict],
-                 checks: list[NumberCheck], feedback: dict) -> ScoreOutcome:
+                 checks: list[NumberCheck], feedback: dict,
+                 rating: int | None = None) -> ScoreOutcome:
         return ScoreOutcome(
-            total=total, rating=rating_for_total(total), criteria=verdicts, numbers=checks,
+            total=total, rating=rating if rating is not None else rating_for_total(total),
+            criteria=verdicts, numbers=checks,
             feedback=feedback, engine=self.name,
             # Short-reference scores differ without the embedding model: say which ran.
             engine_version=f"{self.version}+minilm" if embeddings.available() else self.version,
