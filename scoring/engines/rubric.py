@@ -27,6 +27,7 @@ from scoring.engines.base import (
 )
 from scoring.engines.numbers import (
     Calculation,
+    breakdown_parts,
     Operation,
     Quantity,
     compatible,
@@ -42,6 +43,7 @@ from scoring.engines.numbers import (
     within_tolerance,
     without_long_numbers,
 )
+from scoring.engines.derived import derived_figures
 from scoring.engines.rating import rubric_rating
 from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
@@ -169,6 +171,9 @@ def analyse(text: str) -> Document:
     sums = find_sum_claims(head, quantities, calculations)
     implied = [c for c in find_implied_calculations(head, quantities, calculations)
                if all(c.end != s.end for s in sums)]
+    # A derived figure (a percentage or headroom total) is shown as its own check.
+    derived = derived_figures(head, quantities)
+    implied = [c for c in implied if all(c.end != d.end for d in derived)] + derived
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    sorted([*implied, *sums], key=lambda c: c.start),
                    find_operations(head, quantities))
@@ -869,7 +874,8 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     copied = {id(q) for q in doc.quantities if restated(q, given or [])}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
     candidates = [q for q in found
-                  if id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9)]
+                  if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
+                  and not _belongs_elsewhere(doc, q, criterion, criteria)]
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
     chosen = hits[0] if hits else _preferred(
         doc, [q for q in candidates if id(q) not in copied], criterion, model_answer,
@@ -903,6 +909,47 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if wrong:
         doc.wrong_results.add(criterion.key)
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+_PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+
+
+def _percents(text: str) -> set[float]:
+    return {float(m.group(1)) for m in _PERCENT_RE.finditer(text)}
+
+
+@lru_cache(maxsize=4096)
+def _criterion_percents(criterion: CriterionSpec) -> frozenset[float]:
+    """The percentages a criterion is about ("10% margin"): its label's and phrases'."""
+    return frozenset(_percents(" ".join([criterion.label, *criterion.phrases])))
+
+
+def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                       criteria: tuple[CriterionSpec, ...]) -> bool:
+    """A number is not judged against this criterion when it is right for another numeric
+    criterion of the question ("1,250 x 1.2 = 1,500" is the 20% figure, not a wrong 10% one),
+    or when its sentence computes a different percentage than the criterion is about ("20%
+    headroom makes it 1,750" says nothing about a 10% margin)."""
+    topic: dict[str, float] | None = None
+    for other in criteria:
+        if other.key == criterion.key or other.kind != "numeric" or other.expected_value is None:
+            continue
+        tolerance = other.tolerance_percent if other.tolerance_percent is not None else 5.0
+        if within_tolerance(quantity, float(other.expected_value), other.unit, tolerance):
+            if topic is None:
+                topic = number_topic(doc, quantity, criterion_topics(criteria))
+            # Unless its clause is about this criterion more ("for zone loss, 1,500 total").
+            if topic.get(other.key, 0.0) >= topic.get(criterion.key, 0.0):
+                return True
+    wanted = _criterion_percents(criterion)
+    if wanted:
+        sentence = _sentence_of(doc, quantity.start)
+        if sentence >= 0:
+            span = doc.sentences[sentence]
+            stated = _percents(doc.text[span.start : span.end])
+            if stated and not stated & wanted:
+                return True
+    return False
 
 
 def _uses_model_operation(doc: Document, model_answer: str) -> bool:
@@ -1101,6 +1148,31 @@ def _named_figure(quantity: Quantity, criterion: CriterionSpec) -> bool:
     return False
 
 
+# Units an answer uses for many quantities at once (stage times, shares): a number in one of
+# them is only ever judged where its clause is about the criterion.
+_SHARED_UNITS = frozenset(["s", "%", "x", "$"])
+
+
+def _stray_part(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                topics: dict[str, dict[str, float]]) -> bool:
+    """One part of a breakdown ("I'd budget network 2ms, features 3ms, model 5ms") is a stage
+    figure: it is this criterion's only where its own clause says so in the criterion's own
+    words (not a word it shares with others, such as "budget")."""
+    sentence = _sentence_of(doc, quantity.start)
+    here = doc.sentence_numbers.get(sentence, [])
+    if len(here) < 3 or quantity not in breakdown_parts(doc.text, here, quantity.unit):
+        return False
+    spans = _clause_spans(doc, sentence)
+    clause = next(((s, e) for s, e in spans if s <= quantity.start < e), None)
+    if clause is None:
+        return True
+    first = bisect_left(doc.token_starts, clause[0])
+    last = bisect_left(doc.token_starts, clause[1])
+    words = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    own = topics.get(criterion.key, {})
+    return not any(weight >= 1.0 and word in words for word, weight in own.items())
+
+
 def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: str = "",
                        criteria: tuple[CriterionSpec, ...] = ()) -> list[Quantity]:
     """Numbers in the criterion's unit (or bare) that the answer states for this quantity:
@@ -1118,8 +1190,16 @@ def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: st
             continue
         scores = number_topic(doc, quantity, topics)
         own = scores.get(criterion.key, 0.0)
-        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9:
+        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9 \
+                and not _stray_part(doc, quantity, criterion, topics):
             out.append(quantity)
+    if not out and criterion.unit and parse_unit(criterion.unit)[0] not in _SHARED_UNITS \
+            and not any(
+            c.kind == "numeric" and c.key != criterion.key and c.unit
+            and parse_unit(c.unit)[0] == parse_unit(criterion.unit)[0] for c in criteria):
+        # The only figure the question wants in this unit ("RPS"): a number the answer states
+        # in that unit is that figure, whatever words its clause uses ("33,000 RPS").
+        out = [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
     return out
 
 
@@ -1234,6 +1314,12 @@ def calculation_feedback(doc: Document) -> list[str]:
         for c in doc.calculations if not c.correct
     ]
     for c in doc.implied:
+        if c.kind == "derived":
+            unit = "%" if c.unit == "%" else "x" if c.unit == "x" else f" {c.unit}" if c.unit \
+                else ""
+            lines.append(f"You wrote \"{c.text.strip()}\"; from your own figures, "
+                         f"{c.expression} gives {format_number(round(c.actual, 1))}{unit}.")
+            continue
         if c.kind == "sum":
             unit = f" {c.unit}" if c.unit else ""
             lines.append(f"You wrote {c.expression} = {format_number(round(c.stated, 6))}{unit}; "
@@ -1244,6 +1330,20 @@ def calculation_feedback(doc: Document) -> list[str]:
             f"{format_number(round(c.stated, 6))} (multiplied together they give about "
             f"{format_number(round(c.actual, 3))}).")
     return lines
+
+
+def _magnitude_note(check: NumberCheck) -> str:
+    """" That is about 10x too high": said when a figure is an order of magnitude off."""
+    found, expected = check.found_value, check.expected_value
+    if not found or not expected or found <= 0 or expected <= 0:
+        return ""
+    ratio = found / expected
+    if 1 / 8 < ratio < 8:
+        return ""
+    way = "high" if ratio > 1 else "low"
+    size = ratio if ratio > 1 else 1 / ratio
+    return (f" That is about {format_number(round(size))}x too {way}: check the order of "
+            "magnitude.")
 
 
 def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberCheck]) -> list[str]:
@@ -1263,10 +1363,13 @@ def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberChe
             continue
         label = labels.get(check.criterion_key, check.criterion_key)
         lines.append(f"You wrote {check.found_text} ({label}); the correct result is "
-                     f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%).")
+                     f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%)."
+                     + _magnitude_note(check))
+    judged = {check.span.end for check in checks
+              if check.span is not None and not check.within_tolerance}
     remaining = Document(doc.text, doc.tokens, doc.sentences, doc.quantities,
                          [c for c in doc.calculations if (c.start, c.end) not in shown],
-                         doc.implied)
+                         [c for c in doc.implied if c.kind != "derived" or c.end not in judged])
     return calculation_feedback(remaining) + lines
 
 
