@@ -25,11 +25,12 @@ from scoring.engines.base import (
     rating_for_total,
     register,
 )
+from scoring.engines.derived import derived_figures
 from scoring.engines.numbers import (
     Calculation,
-    breakdown_parts,
     Operation,
     Quantity,
+    breakdown_parts,
     compatible,
     distance,
     find_calculations,
@@ -43,7 +44,6 @@ from scoring.engines.numbers import (
     within_tolerance,
     without_long_numbers,
 )
-from scoring.engines.derived import derived_figures
 from scoring.engines.rating import rubric_rating
 from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
