@@ -424,14 +424,54 @@ class Evidence:
     oppose: Match  # the best match of a positive phrase in a negated or dismissed clause
 
 
+@lru_cache(maxsize=1024)
+def shared_words(criteria: tuple[CriterionSpec, ...]) -> dict[str, frozenset[str]]:
+    """Per criterion, the words of the other criteria's labels and phrases (once per spec)."""
+    words = {c.key: frozenset(t.key for text in (c.label, *c.phrases) for t in tokenize(text)
+                              if t.content)
+             for c in criteria if c.kind != "pitfall"}
+    return {key: frozenset().union(*(w for other, w in words.items() if other != key))
+            for key in words}
+
+
+def _label_verb(criterion: CriterionSpec) -> str:
+    tokens = tokenize(criterion.label)
+    return tokens[0].key if tokens else ""
+
+
+def _distinctive(doc: Document, match: Match, criterion: CriterionSpec,
+                 shared: frozenset[str]) -> bool:
+    """A match of the criterion's label says this point only through a word of its own: the
+    words it shares with the question's other criteria ("cold", "request", "replica") and its
+    opening verb ("Tracks") say nothing about which point was made."""
+    verb = _label_verb(criterion)
+    for span in match.spans:
+        index = doc.token_index.get(span.start)
+        if index is None:
+            return True  # a number span: specific
+        key = doc.tokens[index].key
+        if key not in shared and key != verb:
+            return True
+    return False
+
+
 def collect_evidence(doc: Document, criterion: CriterionSpec,
-                     tainted: frozenset[int] = frozenset()) -> Evidence:
-    """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake."""
+                     tainted: frozenset[int] = frozenset(),
+                     shared: frozenset[str] | None = None) -> Evidence:
+    """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake
+    and (given the other criteria's words) label or part-phrase matches made only of words
+    shared with them."""
     hits: list[tuple[Pattern, Match]] = []
     best_agree, best_oppose = Match(), Match()
     for pattern, factor in _criterion_patterns(criterion):
         agree, oppose = match_pattern(doc, pattern)
         if agree.sentence in tainted:
+            agree = Match()
+        # The label, or part of a phrase ("cold-start" of "cold-start rate"), counts only
+        # through a word of this criterion's own.
+        partial = agree.score < 0.999
+        if shared is not None and (pattern.source == criterion.label or partial) \
+                and agree.spans and not _distinctive(doc, agree, criterion, shared):
             agree = Match()
         agree = Match(agree.score * factor, agree.spans, agree.sentence)
         if agree.score >= PARTLY_AT:
@@ -484,8 +524,10 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
 
 def judge_concept(doc: Document, criterion: CriterionSpec,
                   tainted: frozenset[int] = frozenset(),
-                  alternatives: tuple[str, ...] = ()) -> CriterionVerdict:
-    evidence = collect_evidence(doc, criterion, tainted)
+                  alternatives: tuple[str, ...] = (),
+                  criteria: tuple[CriterionSpec, ...] = ()) -> CriterionVerdict:
+    shared = shared_words(criteria).get(criterion.key) if criteria else None
+    evidence = collect_evidence(doc, criterion, tainted, shared)
     misattributed: list[Span] = []
     turned: list[Span] = []
     subject = criterion_subject(criterion, alternatives)
@@ -1594,7 +1636,7 @@ class RubricEngine:
                 checks.append(check)
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted),
-                                                      alternatives)
+                                                      alternatives, question.criteria)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
         total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
