@@ -971,7 +971,7 @@ def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSp
     """A number is not judged against this criterion when it is right for another numeric
     criterion of the question ("1,250 x 1.2 = 1,500" is the 20% figure, not a wrong 10% one),
     or when its sentence computes a different percentage than the criterion is about ("20%
-    headroom makes it 1,750" says nothing about a 10% margin)."""
+    headroom makes it 1,750" is about the 20% criterion, and says nothing about a 10% one)."""
     topic: dict[str, float] | None = None
     for other in criteria:
         if other.key == criterion.key or other.kind != "numeric" or other.expected_value is None:
@@ -984,12 +984,15 @@ def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSp
             if topic.get(other.key, 0.0) >= topic.get(criterion.key, 0.0):
                 return True
     wanted = _criterion_percents(criterion)
-    if wanted:
+    theirs = frozenset().union(*(_criterion_percents(c) for c in criteria
+                                 if c.kind == "numeric" and c.key != criterion.key))
+    if wanted and theirs:
         sentence = _sentence_of(doc, quantity.start)
         if sentence >= 0:
             span = doc.sentences[sentence]
             stated = _percents(doc.text[span.start : span.end])
-            if stated and not stated & wanted:
+            # The sentence works out another criterion's percentage, not this one's.
+            if stated and not stated & wanted and stated & (theirs - wanted):
                 return True
     return False
 
