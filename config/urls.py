@@ -9,6 +9,6 @@ urlpatterns = [
     path("accounts/login/", login_view, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("reports/", include("scoring.urls")),
-    path("review/", include("interviews.review_urls")),
+    path("review/", include("interviews.reviews.urls")),
     path("", include("interviews.urls")),
 ]

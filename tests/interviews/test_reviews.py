@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from interviews.models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
-from interviews.reviews import (
+from interviews.reviews.services import (
     QueueFilters,
     ScorecardRefused,
     loops_reviewable_by,

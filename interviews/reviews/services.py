@@ -29,8 +29,8 @@ from django.db.models.functions import Coalesce, Greatest
 from django.urls import reverse
 from django.utils import timezone
 
-from .context_processors import is_interviewer
-from .models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+from ..context_processors import is_interviewer
+from ..models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
 
 VERDICTS: tuple[str, ...] = ("made", "partly", "missed", "contradicted")
 VERDICT_LABELS: dict[str, str] = {"made": "Made", "partly": "Partly", "missed": "Missed",
