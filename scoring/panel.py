@@ -1005,6 +1005,29 @@ def _criterion_dict(c: CriterionResult) -> dict[str, Any]:
 
 # --- text helpers used by the ORM layer -------------------------------------------------------
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
+_FUNCTION_TEXT = (
+    "a an the and or but so if then than that this these those it its is are was were be been "
+    "to of in on at by for with from as into over under we i you they he she our my your their "
+    "not no do does did can could would should will shall may might must has have had which who "
+    "when where while because since until after before each per all any some more most less "
+    "about there here what how why")
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split(" "))
+_REASONING = re.compile(r"\b(because|so that|therefore|which means|otherwise|instead|since|"
+                        r"if|then|unless|in order to|so)\b", re.IGNORECASE)
+
+
+def looks_like_buzzword_list(text: str) -> bool:
+    """True for an answer that only names terms ("vLLM, PagedAttention, canary, autoscaling")
+    with no reasoning: almost no function words and no reasoning marker. Near-empty answers
+    (under six words) are judged by their score, not here."""
+    words = _WORD.findall(text)
+    if len(words) < 6:
+        return False
+    function_share = sum(1 for w in words if w.lower() in _FUNCTION_WORDS) / len(words)
+    return function_share < 0.12 and not _REASONING.search(text)
+
+
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
