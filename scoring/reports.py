@@ -202,11 +202,10 @@ def render_labels(value: Any, labels: dict[int, str], *, show_names: bool = Fals
     Versions written before ids were stored named the reviewer in their reason; unless the
     bank shows names, that name is dropped here."""
     if isinstance(value, str):
-        text = INTERVIEWER_TOKEN.sub(
-            lambda m: labels.get(int(m.group(1)), "An interviewer"), value)
-        if not show_names:
-            text = _LEGACY_REASON.sub(r"Scorecard on \1", text)
-        return text
+        if INTERVIEWER_TOKEN.search(value):
+            return INTERVIEWER_TOKEN.sub(
+                lambda m: labels.get(int(m.group(1)), "An interviewer"), value)
+        return value if show_names else _LEGACY_REASON.sub(r"Scorecard on \1", value)
     if isinstance(value, dict):
         return {k: render_labels(v, labels, show_names=show_names) for k, v in value.items()}
     if isinstance(value, list):

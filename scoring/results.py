@@ -93,6 +93,7 @@ def question_result(answers: Iterable[Any]) -> QuestionScore:
                 changed[c["key"]] = (c.get("verdict", ""), human)
                 c["automatic_verdict"] = c.get("verdict", "")
                 c["verdict"] = human
+                c["feedback"] = ""  # the engine's note was about its own verdict
         rating = int(latest.rating)
         total = override_total(automatic, rating)
     return QuestionScore(
@@ -102,8 +103,19 @@ def question_result(answers: Iterable[Any]) -> QuestionScore:
         follow_up=follow_up, verdict_source=source, changed=changed)
 
 
-def loop_total(loop_questions: Iterable[Any]) -> float | None:
-    """A loop's overall score: the mean of its scored questions (as the debrief's overall)."""
-    totals = [r.total for r in (question_result(lq.answers.all()) for lq in loop_questions)
-              if r.total is not None]
+def loop_total(loop_questions: Iterable[Any], *, unanswered_as_zero: bool = False
+               ) -> float | None:
+    """A loop's overall score: the mean of its scored questions, as the debrief's overall.
+    A finished loop's unanswered questions count as 0 there (`unanswered_as_zero`)."""
+    totals = []
+    for lq in loop_questions:
+        answers = list(lq.answers.all())
+        initial = next((a for a in answers if a.kind == "initial"), None)
+        if initial is None or not (initial.text or "").strip():
+            if unanswered_as_zero:
+                totals.append(0.0)
+            continue
+        total = question_result(answers).total
+        if total is not None:
+            totals.append(total)
     return round(sum(totals) / len(totals), 1) if totals else None
