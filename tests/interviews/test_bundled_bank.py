@@ -25,7 +25,7 @@ SOURCE_QUESTIONS = [
     "How would you prevent a bad model from affecting all users?",
     "Which SLIs would you monitor for a real‑time transcription serving system?",
 ]
-DEV_SET = settings.BASE_DIR.parent / "shared" / "data" / "graded-answers-dev.csv"
+DEV_SET = settings.BASE_DIR / "tests" / "scoring" / "data" / "graded-answers-dev.csv"
 
 
 def normalise(text: str) -> str:

@@ -14,11 +14,7 @@ from django.core.management.base import CommandError
 from scoring.engines.rubric import word_overlap
 from scoring.metrics import spearman
 
-DEV_CSV = Path("/work/shared/data/graded-answers-dev.csv")
-if not DEV_CSV.exists():  # the copy kept with the repository, if any
-    DEV_CSV = Path(__file__).resolve().parents[2] / "data" / "graded-answers-dev.csv"
-
-needs_dev_csv = pytest.mark.skipif(not DEV_CSV.exists(), reason="graded dev CSV not available")
+DEV_CSV = Path(__file__).resolve().parent / "data" / "graded-answers-dev.csv"
 
 KEYS = {"n", "pearson", "spearman", "rmse", "mae_by_kind", "mean_signed_error_by_kind",
         "matched", "mode", "engine"}
@@ -30,7 +26,6 @@ def run(*args: str) -> dict:
     return json.loads(out.getvalue())
 
 
-@needs_dev_csv
 @pytest.mark.django_db
 def test_rubric_mode_matches_every_row_and_agrees_with_graders(bundled_bank) -> None:
     report = run(str(DEV_CSV), "--bank", bundled_bank.slug)
@@ -46,7 +41,6 @@ def test_rubric_mode_matches_every_row_and_agrees_with_graders(bundled_bank) -> 
         assert report["mean_signed_error_by_kind"][kind] < 0.35, kind
 
 
-@needs_dev_csv
 @pytest.mark.django_db
 def test_reference_only_mode_beats_word_overlap(bundled_bank) -> None:
     report = run(str(DEV_CSV), "--reference-only")
