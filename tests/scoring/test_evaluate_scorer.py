@@ -166,7 +166,7 @@ def _load_gold(path: Path) -> list[dict]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", [CRITERIA_DEV], ids=["dev"])
+@pytest.mark.parametrize("path", [CRITERIA_DEV, CRITERIA_HELDOUT], ids=["dev", "heldout"])
 def test_criteria_oracle_engine_scores_perfectly(bundled_bank, path: Path) -> None:
     rows = _load_gold(path)
     report = run(str(path), "--criteria", "--engine", "test-oracle")
@@ -203,7 +203,7 @@ def test_labelled_sets_are_well_formed() -> None:
     topic_of = {q.slug: t.slug for t in bank.topics for q in t.questions}
     kinds = {q.slug: {c.key: c.kind for c in q.rubric} for t in bank.topics for q in t.questions}
     seen: set[str] = set()
-    for path in (CRITERIA_DEV,):
+    for path in (CRITERIA_DEV, CRITERIA_HELDOUT):
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         assert len({topic_of[row["question"]] for row in rows}) == 5, path
         for row in rows:
@@ -212,7 +212,7 @@ def test_labelled_sets_are_well_formed() -> None:
             assert set(row["labels"]) == set(kinds[row["question"]]), row["id"]
             for key, entry in row["labels"].items():
                 assert _label(entry) in LABELS_BY_KIND[kinds[row["question"]][key]], row["id"]
-    assert len(seen) >= 26
+    assert len(seen) >= 60
 
 
 def _jsonl(tmp_path, *rows) -> Path:
