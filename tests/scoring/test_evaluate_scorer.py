@@ -282,3 +282,32 @@ def test_pitfall_committed_reads_verdicts_and_an_explicit_flag() -> None:
     assert not pitfall_committed(flagged)
     flagged.committed = True
     assert pitfall_committed(flagged)
+
+
+def test_a_wrong_number_counts_as_flagged_only_where_the_grader_put_it() -> None:
+    from scoring.management.commands.evaluate_scorer import GoldLabel, criterion_pair
+
+    answer = "Stage two takes 2ms. 200k per minute is 200,000 / 60 = 33,000 per second."
+    sentence = answer.index("200k"), len(answer)
+    gold = GoldLabel(key="rps", kind="numeric", label="wrong", dismissed=False,
+                     sentences=(sentence,))
+    verdict = CriterionVerdict(key="rps", label="RPS", kind="numeric", verdict="missed",
+                               weight=1, credit=0)
+
+    def check(start: int, end: int) -> NumberCheck:
+        return NumberCheck(criterion_key="rps", expected_value=3333, unit="rps",
+                           tolerance_percent=3, found_value=2.0, span=Span(start, end))
+
+    stray = check(answer.index("2ms"), answer.index("2ms") + 3)
+    on_label = check(answer.index("33,000"), answer.index("33,000") + 6)
+    assert not criterion_pair(gold, verdict, stray).flagged
+    assert criterion_pair(gold, verdict, on_label).flagged
+    assert not criterion_pair(gold, verdict, None).flagged
+    line = "You wrote 200,000 / 60 = 33,000; the correct result is 3,333."
+    assert criterion_pair(gold, verdict, None, answer=answer, calculations=[line]).flagged
+    elsewhere = "You wrote 2ms (Stage); the correct result is 1ms."
+    assert not criterion_pair(gold, verdict, None, answer=answer, calculations=[elsewhere]).flagged
+    accepted = CriterionVerdict(key="rps", label="RPS", kind="numeric", verdict="made",
+                                weight=1, credit=1)
+    assert not criterion_pair(gold, accepted, on_label, answer=answer,
+                              calculations=[line]).flagged

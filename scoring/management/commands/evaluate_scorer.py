@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -309,19 +310,38 @@ def evidence_on_label(spans: list[Span], sentences: tuple[tuple[int, int], ...])
     return all(_overlaps(span, sentences) for span in spans)
 
 
-def criterion_pair(gold: GoldLabel, verdict: CriterionVerdict | None,
-                   check: NumberCheck | None) -> CriterionPair:
+# The candidate's own words quoted in a calculation line of the feedback ("You wrote 200,000 /
+# 60 = 33,000; the correct result is ...", 'Check the arithmetic in "..."').
+_QUOTED = re.compile(r'^You wrote (.+?)(?: \(|; )|^Check the arithmetic in "(.+?)"')
+
+
+def _calculation_shown(answer: str, gold: GoldLabel, calculations: list[str]) -> bool:
+    """A calculation line of the feedback quotes a figure from the labelled sentence."""
+    labelled = [answer[start:end] for start, end in gold.sentences]
+    for line in calculations:
+        match = _QUOTED.match(str(line))
+        quoted = match and (match.group(1) or match.group(2) or "").strip()
+        if quoted and any(ch.isdigit() for ch in quoted) \
+                and any(quoted in sentence for sentence in labelled):
+            return True
+    return False
+
+
+def criterion_pair(gold: GoldLabel, verdict: CriterionVerdict | None, check: NumberCheck | None,
+                   *, answer: str = "", calculations: list[str] | None = None) -> CriterionPair:
     """The grader's label beside the engine's verdict, reduced to the booleans metrics needs."""
     said = verdict.verdict if verdict else "missed"
     spans = list(verdict.evidence) if verdict else []
     accepted = flagged = False
     if gold.kind == "numeric":
         accepted = said == "made" or bool(check and check.within_tolerance)
-        # Shown as off: the engine found a number, judged it off, and (where the grader marked
-        # the sentence) it is the labelled number, not a stray one elsewhere.
-        flagged = not accepted and (said == "contradicted" or bool(
-            check and check.found_value is not None
-            and (not gold.sentences or (check.span and _overlaps(check.span, gold.sentences)))))
+        # Shown as off: the engine found a number and judged it off where the grader marked the
+        # sentence (the labelled number, not a stray one elsewhere), or the feedback's
+        # calculation lines correct a figure quoted from that sentence.
+        judged_off = bool(check and check.found_value is not None and (
+            not gold.sentences or (check.span and _overlaps(check.span, gold.sentences))))
+        flagged = not accepted and (said == "contradicted" or judged_off
+                                    or _calculation_shown(answer, gold, calculations or []))
     return CriterionPair(
         kind=gold.kind, label=gold.label, dismissed=gold.dismissed,
         credited=said in CREDITED_VERDICTS and gold.kind != "pitfall",
@@ -342,7 +362,8 @@ def criteria_evaluation(engine: Engine, items: list[LabelledAnswer], *,
         checks = {c.criterion_key: c for c in outcome.numbers}
         for gold in item.labels:
             verdict = verdicts.get(gold.key)
-            pair = criterion_pair(gold, verdict, checks.get(gold.key))
+            pair = criterion_pair(gold, verdict, checks.get(gold.key), answer=item.answer,
+                                  calculations=list(outcome.feedback.get("calculations") or []))
             pairs.append(pair)
             if details and _disagrees(pair):
                 disagreements.append({"id": item.id, "key": gold.key, "label": gold.label,
