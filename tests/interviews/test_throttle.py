@@ -148,6 +148,22 @@ def test_password_change_is_throttled(client, candidate, settings):
     assert login(client, "candidate_a", PASSWORD).status_code == 429
 
 
+def test_admin_password_change_is_throttled_too(client, admin_user, settings):
+    client.force_login(admin_user)
+    url = reverse("admin:password_change")
+    statuses = [client.post(url, {"old_password": f"wrong-{n}",
+                                  "new_password1": "another-long-phrase-77",
+                                  "new_password2": "another-long-phrase-77"}).status_code
+                for n in range(settings.MOCKLOOP_LOGIN_MAX_ATTEMPTS + 1)]
+    assert statuses[-1] == 429 and set(statuses[:-1]) == {200}
+    response = client.post(url, {"old_password": PASSWORD,
+                                 "new_password1": "another-long-phrase-77",
+                                 "new_password2": "another-long-phrase-77"})
+    assert response.status_code == 429
+    admin_user.refresh_from_db()
+    assert admin_user.check_password(PASSWORD)
+
+
 def test_sign_up_is_rate_limited_per_address(client, settings):
     settings.MOCKLOOP_SIGNUP_MAX_PER_ADDRESS = 3
     url = reverse("interviews:signup")
