@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -29,8 +29,16 @@ from scoring.models import ScoreResult
 from scoring.results import loop_total, question_result
 from scoring.services import answer_retry_scoring
 
-from . import feedback, services
-from .forms import AnswerForm, DraftForm, SignUpForm, StartLoopForm, ThrottledAuthenticationForm
+from . import feedback, services, throttle
+from .forms import (
+    AnswerForm,
+    DraftForm,
+    SignUpForm,
+    StartLoopForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
+    ThrottledPasswordResetForm,
+)
 from .models import Answer, Bank, Loop, LoopQuestion, Topic
 
 PAST_LOOPS_SHOWN = 50
@@ -44,18 +52,37 @@ ALREADY_ANSWERED = ("This question was already answered (perhaps in another tab 
 # --- Accounts ------------------------------------------------------------------------------
 
 
-class ThrottledLoginView(LoginView):
-    authentication_form = ThrottledAuthenticationForm
-    redirect_authenticated_user = True
+class ThrottledFormMixin:
+    """Gives the form the request (for the client address) and answers a throttled form 429."""
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()  # type: ignore[misc]
+        kwargs["request"] = self.request  # type: ignore[attr-defined]
+        return kwargs
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
+        response = super().form_invalid(form)  # type: ignore[misc]
         if getattr(form, "throttled", False):
             response.status_code = 429
         return response
 
 
+class ThrottledLoginView(ThrottledFormMixin, LoginView):
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+
+class ThrottledPasswordChangeView(ThrottledFormMixin, PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+
+class ThrottledPasswordResetView(ThrottledFormMixin, PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+
+
 login_view = ThrottledLoginView.as_view()
+password_change = ThrottledPasswordChangeView.as_view()
+password_reset = ThrottledPasswordResetView.as_view()
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,11 +90,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("interviews:home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()  # no group: every sign-up is a candidate
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Pick a bank and a format to start your first loop.")
-        return redirect("interviews:home")
+    if request.method == "POST":
+        try:
+            throttle.rate_limit(action="signup", keys=[throttle.client_address(request)],
+                                limit=settings.MOCKLOOP_SIGNUP_MAX_PER_ADDRESS,
+                                window=settings.MOCKLOOP_SIGNUP_WINDOW_SECONDS)
+        except throttle.Throttled as refused:
+            form = SignUpForm(request.POST)
+            form.add_error(None, f"Too many sign-ups from your network. Try again in "
+                                 f"{refused.minutes} minutes.")
+            return TemplateResponse(request, "registration/signup.html", {"form": form},
+                                    status=429)
+        if form.is_valid():
+            user = form.save()  # no group: every sign-up is a candidate
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request,
+                             "Welcome! Pick a bank and a format to start your first loop.")
+            return redirect("interviews:home")
     return TemplateResponse(request, "registration/signup.html", {"form": form},
                             status=400 if form.errors else 200)
 
