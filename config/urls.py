@@ -4,6 +4,7 @@ from django.urls import include, path
 from interviews.views import login_view
 
 urlpatterns = [
+    path("", include("ops.urls")),
     path("admin/", admin.site.urls),
     # Throttled per account and per address; the rest of Django's auth views as they are.
     path("accounts/login/", login_view, name="login"),
@@ -12,3 +13,6 @@ urlpatterns = [
     path("review/", include("interviews.review_urls")),
     path("", include("interviews.urls")),
 ]
+
+# Renders without the session or the database; a database outage gets the 503 page.
+handler500 = "ops.views.server_error"

@@ -58,6 +58,13 @@ class Debrief(models.Model):
     error = models.TextField("failure reason", blank=True)
     created_at = models.DateTimeField("requested", auto_now_add=True)
     ready_at = models.DateTimeField("ready", null=True, blank=True)
+    provisional = models.BooleanField(
+        "provisional", default=False,
+        help_text="Written while some answers were still being scored; a new version follows "
+                  "when their scores land.")
+    pending_questions = models.JSONField(
+        "questions still being scored", default=list, blank=True,
+        help_text="Positions of the questions this version had no score for.")
 
     class Meta:
         ordering = ["loop", "-version"]
@@ -65,6 +72,11 @@ class Debrief(models.Model):
         verbose_name_plural = "debriefs"
         constraints = [
             models.UniqueConstraint(fields=["loop", "version"], name="debrief_version_per_loop"),
+        ]
+        indexes = [
+            # The sweep's and the metrics' look-up: few rows, so a small partial index.
+            models.Index(fields=["ready_at"], name="debrief_provisional",
+                         condition=Q(provisional=True)),
         ]
 
     def __str__(self) -> str:
