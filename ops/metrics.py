@@ -22,6 +22,7 @@ from prometheus_client import (
     CollectorRegistry,
     Counter,
     Histogram,
+    disable_created_metrics,
     generate_latest,
     multiprocess,
 )
@@ -29,6 +30,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
 
 logger = logging.getLogger(__name__)
+disable_created_metrics()  # the *_created series double the output and no alert uses them
 
 REQUEST_SECONDS = Histogram(
     "mockloop_request_seconds", "Time to answer a request, by view (url name).",
@@ -49,6 +51,18 @@ class StateCollector(Collector):
     """Gauges computed from the database and broker when Prometheus scrapes."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
+        up = GaugeMetricFamily("mockloop_state_up",
+                               "1 if the database answered the state queries, else 0.")
+        try:
+            families = list(self._collect())
+        except Exception as error:  # a scrape during an outage still returns the events
+            logger.warning("Metrics state unavailable: %s", error)
+            families = []
+        up.add_metric([], 1.0 if families else 0.0)
+        yield up
+        yield from families
+
+    def _collect(self) -> Iterator[GaugeMetricFamily]:
         from django.db.models import Count, Min
         from django.utils import timezone
 

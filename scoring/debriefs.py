@@ -65,6 +65,7 @@ def debrief_mark_provisional(*, debrief_id: int) -> Debrief | None:
     pending = sorted(p for p in positions if statuses.get(p, set()) & set(PENDING))
     if pending:
         Debrief.objects.filter(pk=debrief.pk).update(provisional=True, pending_questions=pending)
+    if positions:
         debrief_converge(loop_id=debrief.loop_id)
     return debrief
 

@@ -172,6 +172,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A task not acknowledged within this time is redelivered (Redis visibility timeout).
     "visibility_timeout": int(os.environ.get("MOCKLOOP_BROKER_VISIBILITY_TIMEOUT", "600")),
     "socket_connect_timeout": 1.0,
+    # Connecting to send (the request path): one quick retry, not kombu's 2 s back-off. The
+    # worker's consumer reconnects with its own loop (BROKER_CONNECTION_MAX_RETRIES above).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
     # Bounds a publish on a half-open connection; kombu's BRPOP has its own timeout.
     "socket_timeout": 5.0,
     "socket_keepalive": True,
