@@ -194,6 +194,7 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
     allowing edits would let them drift toward the others, and the calibration figures would
     no longer measure independent judgements. Admins can still correct one in the admin.
     """
+    from scoring.calibration_store import calibration_record
     from scoring.reports import debrief_request
 
     keys = {c["key"] for c in automatic_criteria(answer)}
@@ -216,6 +217,7 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
         except IntegrityError as error:
             raise ScorecardRefused(
                 "You have already submitted a scorecard for this answer.") from error
+        calibration_record(scorecard=card)
         debrief_request(loop=loop, reason=f"Scorecard by {_who(interviewer)} on Q{position}")
         Notification.objects.create(
             user_id=loop.candidate_id,

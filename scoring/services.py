@@ -13,6 +13,7 @@ from django.utils import timezone
 from interviews.models import Answer
 from ops import metrics
 
+from .calibration_store import calibration_record_answer
 from .engines.base import Engine, QuestionSpec, get_engine, load_engine_modules
 from .enqueue import enqueue, enqueue_on_commit
 from .models import Debrief, ScoreResult
@@ -104,6 +105,7 @@ def answer_score(*, answer_id: int) -> ScoreResult | None:
         answer.scoring_error = ""
         answer.status_changed_at = timezone.now()
         answer.save(update_fields=["scoring_status", "scoring_error", "status_changed_at"])
+        calibration_record_answer(answer_id=answer_id)  # scorecards that came before the score
         waited = (result.created_at - answer.submitted_at).total_seconds()
         transaction.on_commit(lambda: metrics.SUBMIT_TO_SCORE_SECONDS.observe(max(0.0, waited)))
     return result
