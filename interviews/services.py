@@ -205,6 +205,7 @@ def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = No
     if loop.status != Loop.Status.IN_PROGRESS:
         return loop_question
     with transaction.atomic():
+        _touch(loop, now)  # the loop row first: every writer locks loop, then question
         if loop_question.started_at is None:
             updated = LoopQuestion.objects.filter(pk=loop_question.pk,
                                                   started_at__isnull=True).update(started_at=now)
@@ -212,7 +213,6 @@ def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = No
                 loop_question.started_at = now
             else:  # another tab started it first
                 loop_question.refresh_from_db(fields=["started_at"])
-        _touch(loop, now)
     return loop_question
 
 
@@ -223,9 +223,11 @@ def draft_save(*, loop_question: LoopQuestion, text: str, now: datetime | None =
     # NUL cannot be typed and PostgreSQL text refuses it; drop it rather than lose the draft.
     text = text.replace("\x00", "")
     with transaction.atomic():
+        # Lock order matches answer_submit (loop row, then question row); the other order
+        # deadlocks against a submit racing this autosave.
+        _touch(loop_question.loop, now)
         LoopQuestion.objects.filter(pk=loop_question.pk).update(
             draft=text[:DRAFT_MAX_CHARS], draft_saved_at=now)
-        _touch(loop_question.loop, now)
     loop_question.draft = text[:DRAFT_MAX_CHARS]
     loop_question.draft_saved_at = now
     return loop_question
