@@ -67,43 +67,15 @@ def calibration_rebuild() -> int:
 
 # --- Reading -------------------------------------------------------------------------------
 
-_AGREEMENT_SQL = """
-WITH p AS ({points}),
-r AS (
-  SELECT p.*,
-    (rank() OVER w0a + count(*) OVER w0 + 1 - rank() OVER w0ad) / 2.0 AS ra0,
-    (rank() OVER w0h + count(*) OVER w0 + 1 - rank() OVER w0hd) / 2.0 AS rh0,
-    (rank() OVER w1a + count(*) OVER w1 + 1 - rank() OVER w1ad) / 2.0 AS ra1,
-    (rank() OVER w1h + count(*) OVER w1 + 1 - rank() OVER w1hd) / 2.0 AS rh1,
-    (rank() OVER w2a + count(*) OVER w2 + 1 - rank() OVER w2ad) / 2.0 AS ra2,
-    (rank() OVER w2h + count(*) OVER w2 + 1 - rank() OVER w2hd) / 2.0 AS rh2
-  FROM p
-  WINDOW w0 AS (), w0a AS (ORDER BY auto_total), w0ad AS (ORDER BY auto_total DESC),
-    w0h AS (ORDER BY human_rating), w0hd AS (ORDER BY human_rating DESC),
-    w1 AS (PARTITION BY bank_id), w1a AS (w1 ORDER BY auto_total),
-    w1ad AS (w1 ORDER BY auto_total DESC), w1h AS (w1 ORDER BY human_rating),
-    w1hd AS (w1 ORDER BY human_rating DESC),
-    w2 AS (PARTITION BY bank_id, question), w2a AS (w2 ORDER BY auto_total),
-    w2ad AS (w2 ORDER BY auto_total DESC), w2h AS (w2 ORDER BY human_rating),
-    w2hd AS (w2 ORDER BY human_rating DESC)
-)
-SELECT GROUPING(bank_id, question) AS level, bank_id, question, count(*) AS n,
-  corr(auto_total, human_rating) AS pearson,
-  CASE GROUPING(bank_id, question) WHEN 3 THEN corr(ra0, rh0) WHEN 1 THEN corr(ra1, rh1)
-       ELSE corr(ra2, rh2) END AS spearman,
-  sum(CASE WHEN auto_rating = human_rating THEN 1 ELSE 0 END) AS exact,
-  avg(auto_rating - human_rating) AS bias
-FROM r
-GROUP BY GROUPING SETS ((), (bank_id), (bank_id, question))
-"""
-
-_CONFUSION_SQL = """
+# One row per (bank, question, whole-point total, automatic rating, human rating): a bounded
+# number of cells (at most 101 x 4 x 4 per question) whatever the number of scorecards. The
+# exact sums keep Pearson exact; Spearman ranks totals to the whole point.
+_CELLS_SQL = """
 WITH p AS ({points})
-SELECT GROUPING(bank_id, question) AS level, bank_id, question, auto_rating, human_rating,
-  count(*) AS n
-FROM p
-GROUP BY GROUPING SETS ((auto_rating, human_rating), (bank_id, auto_rating, human_rating),
-                       (bank_id, question, auto_rating, human_rating))
+SELECT bank_id, question, round(auto_total::numeric, 0)::float AS bucket, auto_rating,
+  human_rating, count(*) AS n, sum(auto_total) AS sx, sum(auto_total * auto_total) AS sxx,
+  sum(auto_total * human_rating) AS sxy
+FROM p GROUP BY 1, 2, 3, 4, 5
 """
 
 _FLIPS_SQL = """
@@ -112,15 +84,6 @@ SELECT p.bank_id, p.question, j.key, max(j.label), j.auto_verdict, j.human_verdi
 FROM p JOIN scoring_criterionjudgement j ON j.point_id = p.id
 GROUP BY p.bank_id, p.question, j.key, j.auto_verdict, j.human_verdict
 """
-
-_PAIRS_SQL = """
-WITH p AS ({points})
-SELECT round(auto_total::numeric, 0)::float AS total, human_rating FROM p
-GROUP BY 1, 2 ORDER BY 1, 2
-"""
-
-_LEVELS = {3: "overall", 1: "bank", 0: "question"}
-
 
 def _points(loops: QuerySet[Loop] | None, bank: str) -> QuerySet[CalibrationPoint]:
     points = CalibrationPoint.objects.all()
@@ -143,18 +106,58 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(float(value), digits)
 
 
-def _figures(row: tuple[Any, ...], confusion: dict[tuple[int, int], int]) -> dict[str, Any]:
-    _, _, _, n, pearson, spearman, exact, bias = row
+def _figures(cells: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """Agreement figures from cells (bucket, auto rating, human rating, n, sx, sxx, sxy)."""
+    n = sum(c[3] for c in cells)
+    if not n:
+        return {"n": 0, "pearson": None, "spearman": None, "qwk": None, "exact": None,
+                "bias": None}
     enough = n >= MIN_PAIRS
-    qwk = qwk_from_counts(confusion) if enough else None
+    sy = sum(c[2] * c[3] for c in cells)
+    syy = sum(c[2] * c[2] * c[3] for c in cells)
+    sx = sum(c[4] for c in cells)
+    sxx = sum(c[5] for c in cells)
+    sxy = sum(c[6] for c in cells)
+    pearson = _corr(n, sx, sy, sxx, syy, sxy)
+    # Spearman: Pearson on average ranks, each cell's values sharing their tie's rank.
+    rank_x = _average_ranks(cells, 0)
+    rank_y = _average_ranks(cells, 2)
+    rx = [(rank_x[c[0]], rank_y[c[2]], c[3]) for c in cells]
+    spearman = _corr(n, sum(a * w for a, _, w in rx), sum(b * w for _, b, w in rx),
+                     sum(a * a * w for a, _, w in rx), sum(b * b * w for _, b, w in rx),
+                     sum(a * b * w for a, b, w in rx))
+    confusion: dict[tuple[int, int], int] = Counter()
+    for c in cells:
+        confusion[(c[1], c[2])] += c[3]
+    exact = sum(c[3] for c in cells if c[1] == c[2])
+    bias = sum((c[1] - c[2]) * c[3] for c in cells) / n
     return {
         "n": n,
         "pearson": _round(pearson, 4) if enough else None,
         "spearman": _round(spearman, 4) if enough else None,
-        "qwk": _round(qwk, 4),
-        "exact": round(exact / n, 4) if n else None,
-        "bias": _round(bias, 3) if n else None,
+        "qwk": _round(qwk_from_counts(confusion), 4) if enough else None,
+        "exact": round(exact / n, 4),
+        "bias": round(bias, 3),
     }
+
+
+def _corr(n: int, sx: float, sy: float, sxx: float, syy: float, sxy: float) -> float | None:
+    vx, vy = n * sxx - sx * sx, n * syy - sy * sy
+    if vx <= 1e-9 or vy <= 1e-9:
+        return None  # no variance on one side: undefined
+    return (n * sxy - sx * sy) / (vx * vy) ** 0.5
+
+
+def _average_ranks(cells: list[tuple[Any, ...]], index: int) -> dict[float, float]:
+    """1-based average rank of each distinct value of column `index`, weighted by count."""
+    weight: Counter[float] = Counter()
+    for c in cells:
+        weight[c[index]] += c[3]
+    ranks, seen = {}, 0
+    for value in sorted(weight):
+        ranks[value] = seen + (weight[value] + 1) / 2
+        seen += weight[value]
+    return ranks
 
 
 def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "",
@@ -163,31 +166,24 @@ def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "
     bank. `flips_by`: limit the per-criterion flips to questions this interviewer scored
     (None: every question, for admins)."""
     points = _points(loops, bank)
-    confusion: dict[tuple[str, Any, Any], dict[tuple[int, int], int]] = defaultdict(dict)
-    for level, bank_id, question, auto, human, n in _run(_CONFUSION_SQL, points):
-        confusion[(_LEVELS[level], bank_id, question)][(auto, human)] = n
-    rows = _run(_AGREEMENT_SQL, points)
+    # (bucket, auto rating, human rating, n, sum x, sum x^2, sum x*y) per question.
+    cells: dict[tuple[int, str], list[tuple[Any, ...]]] = defaultdict(list)
+    for bank_id, question, bucket, auto, human, n, sx, sxx, sxy in _run(_CELLS_SQL, points):
+        cells[(bank_id, question)].append((bucket, auto, human, n, sx, sxx, sxy))
     bank_names = dict(Bank.objects.values_list("pk", "slug"))
     bank_titles = dict(Bank.objects.values_list("pk", "title"))
-    questions = _question_labels({(r[1], r[2]) for r in rows if r[0] == 0}, bank_names)
+    questions = _question_labels(set(cells), bank_names)
 
-    overall = {"n": 0, "pearson": None, "spearman": None, "qwk": None, "exact": None,
-               "bias": None}
-    by_bank, by_question = [], []
-    for row in rows:
-        level, bank_id, question = _LEVELS[row[0]], row[1], row[2]
-        figures = _figures(row, confusion[(level, bank_id, question)])
-        if level == "overall":
-            overall = figures
-        elif level == "bank":
-            by_bank.append({"bank": bank_names[bank_id], "bank_title": bank_titles[bank_id],
-                            **figures})
-        else:
-            prompt, topic = questions.get((bank_id, question), ("", ""))
-            by_question.append({"bank": bank_names[bank_id], "question": question,
-                                "prompt": prompt, "topic": topic, **figures})
-    by_bank.sort(key=lambda r: r["bank"])
-    by_question.sort(key=lambda r: f"{r['bank']}/{r['question']}")
+    per_bank: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for (bank_id, _), group in cells.items():
+        per_bank[bank_id].extend(group)
+    overall = _figures([c for group in cells.values() for c in group])
+    by_bank = sorted(({"bank": bank_names[b], "bank_title": bank_titles[b], **_figures(g)}
+                      for b, g in per_bank.items()), key=lambda r: r["bank"])
+    by_question = sorted(
+        ({"bank": bank_names[b], "question": q, "prompt": questions.get((b, q), ("", ""))[0],
+          "topic": questions.get((b, q), ("", ""))[1], **_figures(g)}
+         for (b, q), g in cells.items()), key=lambda r: f"{r['bank']}/{r['question']}")
 
     flip_points = points
     if flips_by is not None:
@@ -201,7 +197,8 @@ def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "
     if flips_by is not None:  # the IN pair above is per column; keep exact pairs only
         by_slug = {bank_names[b]: b for b in bank_names}
         flips = [f for f in flips if (by_slug[f["bank"]], f["question"]) in mine]
-    pairs = [(float(total), int(human)) for total, human in _run(_PAIRS_SQL, points)]
+    # One dot per occupied (whole-point total, rating) cell: the chart stays bounded too.
+    pairs = sorted({(float(c[0]), int(c[2])) for group in cells.values() for c in group})
     return {"overall": overall, "by_bank": by_bank, "by_question": by_question,
             "criteria": flips, "most_flipped": [c for c in flips if c["flips"]],
             "pairs": pairs}
