@@ -52,9 +52,11 @@ INSTALLED_APPS = [
     "template_partials.apps.SimpleAppConfig",
     "interviews",
     "scoring",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "ops.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Innermost, so a view's database error becomes the 503 page before anything else runs.
+    "ops.outage.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -107,7 +111,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{DATA_DIR / 'mockloop.sqlite3'}",
         conn_max_age=600,
-        conn_health_checks=True,
+        # Off by default: the check is a query on every request. A connection broken by a
+        # database restart fails one request (the 503 page, safe to retry) and is replaced.
+        conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", False),
     )
 }
 if EMBEDDED_DATABASE:
@@ -182,18 +188,44 @@ CELERY_TASK_SOFT_TIME_LIMIT = 90
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ACKS_ON_FAILURE_OR_TIMEOUT = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Fail fast on the request path: no blocking publish retries (the sweep re-sends whatever
+# did not get through) and a short connect timeout, so Submit does not hang on a dead broker.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+# Workers: keep reconnecting after a broker restart, forever, at startup and later.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A task not acknowledged within this time is redelivered (Redis visibility timeout).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("MOCKLOOP_BROKER_VISIBILITY_TIMEOUT", "600"))}
+    # A task not acknowledged within this time is redelivered (Redis visibility timeout).
+    "visibility_timeout": int(os.environ.get("MOCKLOOP_BROKER_VISIBILITY_TIMEOUT", "600")),
+    "socket_connect_timeout": 1.0,
+    # Connecting to send (the request path): one quick retry, not kombu's 2 s back-off. The
+    # worker's consumer reconnects with its own loop (BROKER_CONNECTION_MAX_RETRIES above).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+    # Bounds a publish on a half-open connection; kombu's BRPOP has its own timeout.
+    "socket_timeout": 5.0,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-scoring": {
         "task": "scoring.tasks.sweep_stuck",
-        "schedule": crontab(minute="*/2"),
+        # Every minute: with answers stuck after MOCKLOOP_STUCK_SECONDS, a lost message is
+        # re-sent within STUCK + 60 s, and a provisional debrief converges as quickly.
+        "schedule": timedelta(seconds=60),
     },
     "expire-idle-loops": {
         "task": "interviews.tasks.expire_idle_loops",
         "schedule": crontab(minute="*/15"),
+    },
+    "worker-heartbeat": {
+        "task": "ops.tasks.heartbeat",
+        "schedule": timedelta(seconds=15),  # ops.health.HEARTBEAT_EVERY
     },
 }
 
@@ -206,6 +238,12 @@ MOCKLOOP_ANSWER_MAX_CHARS = 20_000
 # An answer queued or scoring for longer than this is re-enqueued by the sweep.
 MOCKLOOP_SCORING_STUCK_AFTER = timedelta(
     seconds=int(os.environ.get("MOCKLOOP_STUCK_SECONDS", "120")))
+# Scoring attempts per answer, automatic and manual together; then it stays failed.
+MOCKLOOP_SCORING_MAX_ATTEMPTS = int(os.environ.get("MOCKLOOP_SCORING_MAX_ATTEMPTS", "5"))
+# /metrics: with a token, callers send it as a bearer token; without, only local callers.
+MOCKLOOP_METRICS_TOKEN = os.environ.get("MOCKLOOP_METRICS_TOKEN", "")
+# Probes and the scraper talk plain HTTP to the app server, behind the TLS proxy.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 MOCKLOOP_BUNDLED_BANKS_DIR = BASE_DIR / "interviews" / "banks"
 
 # Throttle (interviews/throttle.py): failures per window lock an account; failures from one
