@@ -109,9 +109,65 @@ def test_model_answer_and_mistakes_are_revealed_only_after_submitting(cclient, l
     assert "Model answer" not in html and snapshot["model_answer"][:30] not in html
     assert snapshot["mistakes"][0]["bad"] not in html
     submit(cclient, loop)
+    fake_score(Answer.objects.get(), pushback=None)  # nothing to follow up: it opens at once
     html = cclient.get(url("question", loop, 1)).content.decode()
     assert snapshot["model_answer"][:30] in html
     assert snapshot["mistakes"][0]["bad"] in html
+
+
+def model_answer_shown(client, loop, position=1):
+    snapshot = loop.loop_questions.get(position=position).snapshot
+    html = client.get(url("question", loop, position)).content.decode()
+    return snapshot["model_answer"][:30] in html and snapshot["mistakes"][0]["bad"] in html
+
+
+def test_model_answer_stays_closed_beside_the_reply_box_until_the_follow_up(cclient, loop):
+    submit(cclient, loop)
+    assert not model_answer_shown(cclient, loop)  # scoring under way: no pushback known yet
+    fake_score(Answer.objects.get())  # with a pushback
+    html = cclient.get(url("question", loop, 1)).content.decode()
+    assert "Reply to the interviewer" in html
+    assert not model_answer_shown(cclient, loop)
+    response = cclient.post(url("follow_up_submit", loop, 1),
+                            {"follow_up-text": "I would load test with tracing."})
+    assert response.status_code == 302
+    assert model_answer_shown(cclient, loop)
+
+
+def test_declining_the_follow_up_opens_the_model_answer_and_closes_the_reply(cclient, loop):
+    submit(cclient, loop)
+    fake_score(Answer.objects.get())
+    response = cclient.post(url("follow_up_decline", loop, 1), headers=HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    snapshot = loop.loop_questions.get(position=1).snapshot
+    assert snapshot["model_answer"][:30] in html and "Reply to the interviewer" not in html
+    assert model_answer_shown(cclient, loop)
+    # A reply sent afterwards (another tab) is refused with a reason, not stored.
+    response = cclient.post(url("follow_up_submit", loop, 1),
+                            {"follow_up-text": "Now that I have read the model answer..."})
+    assert response.status_code == 422
+    assert "chose to see the model answer" in response.content.decode()
+    assert not Answer.objects.filter(kind=Answer.Kind.FOLLOW_UP).exists()
+
+
+def test_declining_before_answering_changes_nothing(cclient, loop):
+    response = cclient.post(url("follow_up_decline", loop, 1))
+    assert response.status_code == 302
+    assert loop.loop_questions.get(position=1).follow_up_declined_at is None
+    assert not model_answer_shown(cclient, loop)
+
+
+def test_another_candidate_cannot_decline_my_follow_up(client, other_candidate, loop):
+    client.force_login(other_candidate)
+    assert client.post(url("follow_up_decline", loop, 1)).status_code == 404
+
+
+def test_a_finished_loop_shows_the_model_answer(cclient, loop):
+    submit(cclient, loop)
+    fake_score(Answer.objects.get())
+    services.loop_finish(loop=loop)
+    assert model_answer_shown(cclient, loop)
 
 
 def test_reloading_does_not_restart_the_countdown(cclient, loop):
