@@ -45,6 +45,45 @@ def submit(client, loop, position=1, text="I would leave headroom for network ji
 # --- Home ------------------------------------------------------------------------------------
 
 
+def test_home_shows_each_format_s_total_length_before_starting(cclient):
+    make_bank(topics=5, per_topic=3, time_limit_seconds=900)
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "5 questions × 15 min = 75 min" in html  # full loop: one per topic
+    assert "3 questions × 15 min = 45 min" in html  # topic drill
+    assert "1 question × 15 min = 15 min" in html
+
+
+def test_home_length_says_about_when_time_limits_differ(cclient):
+    bank = make_bank(topics=2, per_topic=1, time_limit_seconds=600)
+    from interviews.models import Question
+
+    Question.objects.filter(topic__bank=bank, topic__slug="topic-1").update(
+        time_limit_seconds=1200)
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "2 questions × 10–20 min ≈ 30 min" in html
+
+
+def test_a_long_bank_description_is_expandable_not_cut_off(cclient):
+    bank = make_bank(topics=1, per_topic=1)
+    words = [f"word{n}" for n in range(120)]
+    bank.description = " ".join(words[:50]) + "\n\n" + " ".join(words[50:])
+    bank.save()
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "word119" in html and "word0" in html  # every word is on the page
+    assert "…" not in html and "word39 ..." not in html
+    assert '<details class="more">' in html and "Read the full description" in html
+    lead = html.index("word39 ") if "word39 " in html else html.index("word39")
+    assert lead < html.index("Read the full description") < html.index("word40")
+
+
+def test_a_short_bank_description_has_nothing_to_expand(cclient):
+    bank = make_bank(topics=1, per_topic=1)
+    bank.description = "Short and complete."
+    bank.save()
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "Short and complete." in html and "Read the full description" not in html
+
+
 def test_home_lists_banks_formats_and_own_past_loops(cclient, bank, loop, other_candidate):
     services.loop_start(candidate=other_candidate, bank=bank, format=Loop.Format.SINGLE)
     finished = services.loop_start(candidate=loop.candidate, bank=bank,
