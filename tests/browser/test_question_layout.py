@@ -127,3 +127,19 @@ def test_a_weak_criterion_on_the_progress_page_starts_a_drill_that_trains_it(
     expect(page.get_by_role("heading", name="Your next drill")).to_be_visible()
     expect(page.locator(".next-drill")).to_contain_text(MARGIN)
     page.screenshot(path=f"{SHOTS}/home_next_drill.png", full_page=True)
+
+
+def test_admin_preview_looks_like_the_candidate_page(page: Page, live_server, admin_user,
+                                                     login_as, bundled_bank):
+    question = Question.objects.filter(topic__bank=bundled_bank).first()
+    login_as(admin_user)
+    page.set_viewport_size(LAPTOP)
+    page.goto(live_server.url + reverse("admin:interviews_question_preview", args=[question.pk]))
+    expect(page.locator(".question-sticky .prompt")).to_be_visible()
+    expect(page.locator("#question-context")).to_have_attribute("open", "")
+    expect(page.locator(".question-meta")).to_contain_text(
+        f"{question.time_limit_seconds // 60} min")
+    # The candidate's stylesheet is applied (the sticky prompt card), not the admin's.
+    assert page.locator(".question-sticky").evaluate(
+        "el => getComputedStyle(el).position") == "sticky"
+    page.screenshot(path=f"{SHOTS}/admin_preview.png", full_page=True)
