@@ -130,6 +130,8 @@ class StartLoopForm(forms.Form):
     topic = forms.ModelChoiceField(queryset=Topic.objects.all(), required=False,
                                    label="Topic",
                                    help_text="Needed for a topic drill; optional otherwise.")
+    criterion = forms.CharField(required=False, max_length=200, label="Criterion",
+                                help_text="The weak point a criterion drill trains.")
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -138,6 +140,8 @@ class StartLoopForm(forms.Form):
             self.add_error("topic", "That topic is not in this bank.")
         if cleaned.get("format") == Loop.Format.TOPIC and topic is None:
             self.add_error("topic", "Choose a topic for a topic drill.")
+        if cleaned.get("format") == Loop.Format.DRILL and not cleaned.get("criterion"):
+            self.add_error("criterion", "Choose the criterion to drill.")
         return cleaned
 
 
