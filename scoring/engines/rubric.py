@@ -303,12 +303,20 @@ def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
     spans: list[Span] = []
     for wanted, approximate in zip(pattern.numbers, pattern.approximate, strict=True):
         slack = APPROXIMATE_PHRASE if approximate else 1e-9
+        # A number in a clause the candidate rejects ("the 2ms launch overhead isn't worth
+        # budgeting") is not stated as a point.
         hit = next((q for q in doc.sentence_numbers.get(sentence, ())
-                    if _same_number(q, wanted, slack)), None)
+                    if _same_number(q, wanted, slack)
+                    and _negated_at(doc, q.start) == pattern.negative), None)
         if hit is None:
             return []
         spans.append(Span(hit.start, hit.end))
     return spans
+
+
+def _negated_at(doc: Document, offset: int) -> bool:
+    index = doc.token_index.get(offset)
+    return index is not None and doc.tokens[index].negated
 
 
 def _same_number(found: Quantity, wanted: Quantity, slack: float) -> bool:

@@ -126,3 +126,16 @@ def test_evidence_for_a_point_is_a_sentence_that_makes_it() -> None:
                if c.key == "capacity")
     assert hit not in outcome.feedback["strengths"]
     assert found["coldstart-latency"].verdict == "made"
+
+
+def test_adverbs_inside_a_dismissal_still_dismiss() -> None:
+    tokens = tokenize("A load test isn't really needed since Netflix already benchmarked it.")
+    assert {t.lower for t in tokens if t.negated} >= {"load", "test"}
+
+
+def test_a_number_in_a_dismissed_clause_does_not_make_the_point() -> None:
+    found = verdicts("tiktok-20ms-budget",
+                     "I'd set 15ms p99 as the internal number, with 5ms left for network "
+                     "jitter. The 2ms launch overhead isn't worth budgeting for; it's in the "
+                     "noise.")
+    assert found["launch-overhead"] in {"contradicted", "missed"}
