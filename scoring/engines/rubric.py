@@ -280,14 +280,19 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
         # A phrase that states a number only matches where that number is stated.
         numbers = {i: _number_spans(doc, i, pattern) for i in doc.sentence_numbers}
         numbers = {i: spans for i, spans in numbers.items() if spans}
+        # The number said in a rejected clause ("drop the 10-minute bake") opposes.
+        turned = {i: _number_spans(doc, i, pattern, opposite=True) for i in doc.sentence_numbers}
+        turned = {i: spans for i, spans in turned.items() if spans}
         agree = {i: found for i, found in agree.items() if i in numbers}
-        oppose = {i: found for i, found in oppose.items() if i in numbers}
+        oppose = {i: found for i, found in oppose.items() if i in turned}
         for i in numbers:
             agree.setdefault(i, {})
+        for i in turned:
+            oppose.setdefault(i, {})
     else:
-        numbers = {}
+        numbers = turned = {}
     return (_best(agree, pattern, total, numbers, doc),
-            _best(oppose, pattern, total, numbers, doc))
+            _best(oppose, pattern, total, turned, doc))
 
 
 NUMBER_WEIGHT = 1.5
@@ -296,7 +301,8 @@ NUMBER_WEIGHT = 1.5
 APPROXIMATE_PHRASE = 0.05  # "~15ms" in a phrase also matches 14.5ms; "15ms" only 15ms
 
 
-def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
+def _number_spans(doc: Document, sentence: int, pattern: Pattern,
+                  opposite: bool = False) -> list[Span]:
     """Where each number the phrase states appears in the sentence: the same value once units
     and formatting are normalised ("1,250" = "1250" = "1.25k", "0.7ms" = "700us"), within a
     tolerance only for a number the phrase itself gives as approximate."""
@@ -307,7 +313,7 @@ def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
         # budgeting") is not stated as a point.
         hit = next((q for q in doc.sentence_numbers.get(sentence, ())
                     if _same_number(q, wanted, slack)
-                    and _negated_at(doc, q.start) == pattern.negative), None)
+                    and _negated_at(doc, q.start) == (pattern.negative != opposite)), None)
         if hit is None:
             return []
         spans.append(Span(hit.start, hit.end))
