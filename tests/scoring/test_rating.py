@@ -53,3 +53,12 @@ def test_the_issue_answer_without_the_rebuild_is_not_rated_4() -> None:
     found = {v.key: v.verdict for v in outcome.criteria}
     assert found["rebuild-cost"] == "missed"  # "model versions" of TorchServe is not the rebuild
     assert outcome.rating <= 3
+
+
+def test_a_bare_list_of_most_points_is_not_a_4() -> None:
+    # The terse answer graders put at 2/5: every heavy point named, a quarter of the weight not.
+    outcome = RubricEngine().score(
+        bank_question("canary-and-versioning-design"),
+        "Versioned models in a registry, 5% canary via mesh weights, compare error rate and "
+        "latency to baseline, roll back automatically if worse.")
+    assert outcome.rating <= 3
