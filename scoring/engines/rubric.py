@@ -1677,7 +1677,8 @@ class RubricEngine:
         spec = next((c for c in question.criteria if focus and c.key == focus.key), None)
         made_keys = {v.key for v in verdicts if v.kind != "pitfall" and v.verdict == "made"}
         pushback = _pick_pushback(question.pushback, spec, tuple(
-            c for c in question.criteria if c.key in made_keys)) if spec else None
+            c for c in question.criteria if c.key in made_keys),
+            criteria=question.criteria) if spec else None
         made = sum(1 for v in verdicts if v.kind != "pitfall" and v.verdict == "made")
         count = sum(1 for v in verdicts if v.kind != "pitfall")
         summary = f"Made {made} of {count} points; score {total:.0f}/100."
@@ -1810,8 +1811,34 @@ def _line_words(line: str) -> frozenset[str]:
     return frozenset(t.key for t in tokenize(line) if t.content and t.key not in GENERIC)
 
 
+def gives_answer_away(line: str, criteria: tuple[CriterionSpec, ...] = ()) -> bool:
+    """A pushback line that asks nothing, or states a figure the rubric wants the candidate to
+    work out ("0.7ms is under 6% of the budget"), gives the answer away."""
+    if "?" not in line:
+        return True
+    wanted = [c for c in criteria if c.kind == "numeric" and c.expected_value]
+    if not wanted:
+        return False
+    for quantity in _line_numbers(line):
+        for criterion in wanted:
+            tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None \
+                else 5.0
+            # The figure as written ("0.7ms"), not a conversion of a given rate.
+            expected = float(criterion.expected_value)
+            if (not quantity.unit or compatible(quantity, criterion.unit)) and abs(
+                    quantity.written - expected) <= abs(expected) * tolerance / 100:
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _line_numbers(line: str) -> tuple[Quantity, ...]:
+    return tuple(find_quantities(line))
+
+
 def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
-                   made: tuple[CriterionSpec, ...] = (), ask: bool = True) -> str | None:
+                   made: tuple[CriterionSpec, ...] = (), ask: bool = True,
+                   criteria: tuple[CriterionSpec, ...] = ()) -> str | None:
     """The pushback line that shares most words with the criterion it should probe, passing
     over lines about a point the answer already made (those share more words with a made
     criterion than with this one). With no line left that fits, the criterion's own advice
@@ -1820,6 +1847,8 @@ def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
     made_words = [_pushback_words(c) for c in made]
     scored: list[tuple[int, int, str]] = []
     for i, line in enumerate(lines):
+        if gives_answer_away(line, criteria):
+            continue
         words = _line_words(line)
         overlap = len(wanted & words)
         if overlap and all(len(other & words) <= overlap for other in made_words):
@@ -1827,7 +1856,8 @@ def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
     if scored:
         return max(scored)[2]
     question = as_question(criterion) if ask else ""
-    return question or (lines[0] if lines else None)
+    fallback = next((line for line in lines if not gives_answer_away(line, criteria)), None)
+    return question or fallback
 
 
 # Openings of advice that read as an instruction ("State the stopping rule."), which
@@ -1839,7 +1869,56 @@ _IMPERATIVE_NOT = frozenset(
      "when", "while", "without", "for", "from", "to", "by", "as", "one", "two", "three"])
 
 
+_ASIDE_RE = re.compile(r"\s*\([^()]*\)")
+_CUT_RE = re.compile(r",|;|:|\(|\s-\s|\s(?:so|for example|such as|e\.g\.|i\.e\.)\s",
+                     re.IGNORECASE)
+_FIGURE_RE = re.compile(
+    r"(?:\b(?:of|at|about|around|over|under|below|above|by|than|within|like|roughly)\s+)?"
+    r"(?:~|≈)?[$]?(?<![A-Za-z0-9])\d[\d,.]*(?:\s?(?:-|–|to)\s?\d[\d,.]*)?"
+    r"(?:-?\s?(?:%|x|ms|us|µs|s|minutes?|mins?|seconds?|hours?|percent|minute|"
+    r"[A-Za-z]+/[A-Za-z]+))?(?![A-Za-z0-9])", re.IGNORECASE)
+_DANGLING_THE_RE = re.compile(
+    r"\b(?:the|a|an)\s+(?=(?:into|to|in|on|for|with|before|after|and|or|as|down|up|is|are)\b|$)",
+    re.IGNORECASE)
+
+
+def without_answer(advice: str) -> str:
+    """The advice's first clause with its figures and asides removed, so a question made from
+    it names the gap without stating the answer ("quantify the win, 12ms - 7ms = 5ms" ->
+    "quantify the win"; "break the 12ms into per-stage slices" -> "break it into ...")."""
+    text = _ASIDE_RE.sub("", advice)
+    text = _CUT_RE.split(text, maxsplit=1)[0]
+    text = _FIGURE_RE.sub("", text)
+    text = _DANGLING_THE_RE.sub("it ", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+(?:of|at|to|the|a|an|and|or|with|for|in|over|under|by)$", "",
+                  text).strip()
+
+
 def as_question(criterion: CriterionSpec) -> str:
+    """The criterion's advice as a question that names the gap without giving the answer (see
+    as_advice_question), or, for advice that still carries a figure, a plain ask to work it
+    out."""
+    question = as_advice_question(criterion)
+    if not question:
+        return ""
+    body = question.rstrip("?")
+    head, _, rest = body.partition(" you ")
+    rest = without_answer(rest) if rest else ""
+    if len(rest.split()) < 2 or any(ch.isdigit() and not _inside_name(rest, i)
+                                    for i, ch in enumerate(rest)):
+        unit = f" in {criterion.unit}" if criterion.unit else ""
+        return (f"How would you work out that figure{unit}, step by step?"
+                if criterion.kind == "numeric" else "What would you add on this point?")
+    return f"{head} you {rest}?"
+
+
+def _inside_name(text: str, index: int) -> bool:
+    """A digit in a name ("p99", "A100", "FP16") is not a figure."""
+    return index > 0 and text[index - 1].isalpha()
+
+
+def as_advice_question(criterion: CriterionSpec) -> str:
     """The criterion's advice (feedback_miss) as a question: "State the stopping rule. Take
     ..." -> "Could you state the stopping rule?"; advice that does not open with an instruction
     -> "How would you <label>?" from a label that opens with a verb ("Picks ..."), else
