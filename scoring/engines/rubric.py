@@ -568,6 +568,20 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     return _verdict(criterion, verdict, round(credit, 3), spans)
 
 
+WRONG_CLAIM_REACH = 40  # characters either side of a wrong claim that it takes down
+
+
+_CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b", re.IGNORECASE)
+
+
+def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
+    """How far after a wrong claim its words govern: the rest of its clause (to a ";" or a
+    contrast), and at least WRONG_CLAIM_REACH characters."""
+    end = doc.sentences[sentence].end if 0 <= sentence < len(doc.sentences) else len(doc.text)
+    stop = _CLAIM_END_RE.search(doc.text, claim.end, end)
+    return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
+
+
 def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
     """The evidence without phrases said in a sentence that states a relation or role wrongly
     ("bigger batches lower p99", "TorchServe is the compiler"), and those wrong claims' spans."""
@@ -576,11 +590,19 @@ def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, 
     bad: dict[int, list[Span]] = {}
     for claim in doc.wrong_claims:
         bad.setdefault(claim.sentence, []).append(claim.span)
-    kept = [(p, m) for p, m in evidence.hits if m.sentence not in bad]
+
+    def near(match: Match) -> list[Span]:
+        # The wrong claims next to the phrase's words: a point made earlier in a long
+        # sentence ("p99 latency from audio chunk to transcript, and jitter, which is the
+        # average ...") stands.
+        return [claim for claim in bad.get(match.sentence, ())
+                if any(s.start < _claim_reach(doc, claim, match.sentence)
+                       and claim.start - WRONG_CLAIM_REACH < s.end for s in match.spans)]
+
+    kept = [(p, m) for p, m in evidence.hits if not near(m)]
     if len(kept) == len(evidence.hits):
         return evidence, []
-    spans = _dedupe([span for _, m in evidence.hits if m.sentence in bad
-                     for span in bad[m.sentence]])
+    spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans
 
