@@ -147,3 +147,9 @@ def test_a_wrong_definition_of_the_criterions_term_is_contradicted() -> None:
                      "the average processing time per chunk. Also WER on a sample.")
     assert found["jitter"] == "contradicted"
     assert found["latency-errors"] != "contradicted"  # the sentence's other point stands
+
+
+def test_a_verb_that_makes_a_point_is_not_a_dismissal() -> None:
+    for sentence in ("You can remove the top element with pop.", "We can cut latency by half.",
+                     "I'd avoid a big-bang rollout."):
+        assert not any(t.negated for t in tokenize(sentence)), sentence
