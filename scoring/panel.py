@@ -695,9 +695,8 @@ class Decision:
 
 def tally_text(hires: int, rejects: int, outcome: str, vetoed: bool,
                blocked_by: Interviewer | None = None) -> str:
-    if blocked_by is not None:
-        return (f"{hires}-{rejects}, blocked by {blocked_by.interviewer}'s Strong No Hire: "
-                "reject")
+    if blocked_by is not None:  # who: in "what decided it", labelled when shown
+        return f"{hires}-{rejects}, blocked by an interviewer's Strong No Hire: reject"
     if vetoed:
         return f"{hires}-{rejects}, vetoed by the bar raiser: reject"
     return f"{hires}-{rejects} to {outcome}"
