@@ -289,6 +289,8 @@ def test_a_committed_pitfall_or_wrong_core_number_never_leaves_the_bar_raiser_si
             seed, kind, bar_raiser["rationale"])
         if kind == "number":
             assert bar_raiser["vote"] not in HIRE_VOTES, seed  # scores alone do not hide it
+            if report["practice"] and any(q.calculations for q in data.questions if q.counts):
+                assert report["practice"][0]["title"].startswith("Core numbers"), seed
         else:
             assert bar_raiser["vote"] != "strong_hire", seed
     assert checked > 100
