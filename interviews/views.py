@@ -7,6 +7,7 @@ Loop.objects.for_candidate(request.user), so another candidate's loop is a 404.
 from __future__ import annotations
 
 import math
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -14,9 +15,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetView
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import Avg, Count, Exists, Max, Min, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -29,8 +30,16 @@ from scoring.models import ScoreResult
 from scoring.results import loop_total, question_result
 from scoring.services import answer_retry_scoring
 
-from . import feedback, services
-from .forms import AnswerForm, DraftForm, SignUpForm, StartLoopForm, ThrottledAuthenticationForm
+from . import feedback, practice, services, throttle
+from .forms import (
+    AnswerForm,
+    DraftForm,
+    SignUpForm,
+    StartLoopForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
+    ThrottledPasswordResetForm,
+)
 from .models import Answer, Bank, Loop, LoopQuestion, Topic
 
 PAST_LOOPS_SHOWN = 50
@@ -44,18 +53,37 @@ ALREADY_ANSWERED = ("This question was already answered (perhaps in another tab 
 # --- Accounts ------------------------------------------------------------------------------
 
 
-class ThrottledLoginView(LoginView):
-    authentication_form = ThrottledAuthenticationForm
-    redirect_authenticated_user = True
+class ThrottledFormMixin:
+    """Gives the form the request (for the client address) and answers a throttled form 429."""
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()  # type: ignore[misc]
+        kwargs["request"] = self.request  # type: ignore[attr-defined]
+        return kwargs
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
+        response = super().form_invalid(form)  # type: ignore[misc]
         if getattr(form, "throttled", False):
             response.status_code = 429
         return response
 
 
+class ThrottledLoginView(ThrottledFormMixin, LoginView):
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+
+class ThrottledPasswordChangeView(ThrottledFormMixin, PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+
+class ThrottledPasswordResetView(ThrottledFormMixin, PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+
+
 login_view = ThrottledLoginView.as_view()
+password_change = ThrottledPasswordChangeView.as_view()
+password_reset = ThrottledPasswordResetView.as_view()
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,11 +91,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("interviews:home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()  # no group: every sign-up is a candidate
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Pick a bank and a format to start your first loop.")
-        return redirect("interviews:home")
+    if request.method == "POST":
+        try:
+            throttle.rate_limit(action="signup", keys=[throttle.client_address(request)],
+                                limit=settings.MOCKLOOP_SIGNUP_MAX_PER_ADDRESS,
+                                window=settings.MOCKLOOP_SIGNUP_WINDOW_SECONDS)
+        except throttle.Throttled as refused:
+            form = SignUpForm(request.POST)
+            form.add_error(None, f"Too many sign-ups from your network. Try again in "
+                                 f"{refused.minutes} minutes.")
+            return TemplateResponse(request, "registration/signup.html", {"form": form},
+                                    status=429)
+        if form.is_valid():
+            user = form.save()  # no group: every sign-up is a candidate
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request,
+                             "Welcome! Pick a bank and a format to start your first loop.")
+            return redirect("interviews:home")
     return TemplateResponse(request, "registration/signup.html", {"form": form},
                             status=400 if form.errors else 200)
 
@@ -82,12 +122,62 @@ def _loop_score(loop: Loop) -> float | None:
                       unanswered_as_zero=loop.status != Loop.Status.IN_PROGRESS)
 
 
+DESCRIPTION_LEAD_WORDS = 40
+_WORD_END = re.compile(r"\S+")
+
+
+def _split_description(text: str, words: int = DESCRIPTION_LEAD_WORDS) -> tuple[str, str]:
+    """The first `words` words and the rest, line breaks kept: the rest opens on request."""
+    ends = [match.end() for match in _WORD_END.finditer(text)]
+    if len(ends) <= words:
+        return text, ""
+    cut = ends[words - 1]
+    return text[:cut], text[cut:].strip()
+
+
+def loop_length_label(count: int, shortest: int | None, longest: int | None,
+                      average: float | None) -> str:
+    """'5 questions x 15 min = 75 min' (or a range and an estimate when limits differ)."""
+    if not count or shortest is None or longest is None or average is None:
+        return ""
+    noun = "question" if count == 1 else "questions"
+    low, high = round(shortest / 60), round(longest / 60)
+    if low == high:
+        return f"{count} {noun} × {low} min = {count * low} min"
+    return f"{count} {noun} × {low}–{high} min ≈ {round(count * average / 60)} min"
+
+
+def _format_rows(bank: Bank) -> list[dict[str, str]]:
+    topics = list(bank.topics.all())
+    sizes = {
+        Loop.Format.FULL: len(topics),
+        Loop.Format.TOPIC: min(services.TOPIC_DRILL_SIZE,
+                               max((t.question_count for t in topics), default=0)),
+        Loop.Format.SINGLE: 1 if topics else 0,
+    }
+    return [{"value": value, "label": label,
+             "length": loop_length_label(sizes[value], bank.shortest_limit, bank.longest_limit,
+                                         bank.average_limit)}
+            for value, label in Loop.Format.choices if value in sizes]
+
+
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    banks = Bank.objects.published().prefetch_related(
+    limits = "topics__questions__time_limit_seconds"
+    banks = list(Bank.objects.published().annotate(
+        shortest_limit=Min(limits), longest_limit=Max(limits), average_limit=Avg(limits),
+    ).prefetch_related(
         Prefetch("topics", queryset=Topic.objects.annotate(question_count=Count("questions"))
-                 .filter(question_count__gt=0)))
+                 .filter(question_count__gt=0))))
+    for bank in banks:
+        bank.formats = _format_rows(bank)
+        bank.description_lead, bank.description_rest = _split_description(bank.description)
+    by_slug = {bank.slug: bank for bank in banks}
+    # The next drill: the weakest criterion (same ranking as the progress page) that a
+    # published bank can still train.
+    suggestion = next((weak for weak in practice.weak_criteria_for(candidate=request.user)
+                       if weak["bank_slug"] in by_slug), None)
     answers = Answer.objects.select_related("score").only(
         "id", "kind", "text", "loop_question_id", "scoring_status", "score__id", "score__total",
         "score__rating", "score__criteria", "score__answer_id").prefetch_related("scorecards")
@@ -106,7 +196,8 @@ def home(request: HttpRequest) -> HttpResponse:
         loop.is_idle_expired = services.loop_is_idle_expired(loop=loop)
     return TemplateResponse(request, "interviews/home.html", {
         "banks": banks,
-        "formats": Loop.Format.choices,
+        "suggestion": suggestion,
+        "suggested_bank": by_slug.get(suggestion["bank_slug"]) if suggestion else None,
         "loops": loops[:PAST_LOOPS_SHOWN],
         "more_loops": len(loops) > PAST_LOOPS_SHOWN,
     })
@@ -140,7 +231,8 @@ def loop_start(request: HttpRequest) -> HttpResponse:
         try:
             loop = services.loop_start(candidate=request.user, bank=form.cleaned_data["bank"],
                                        format=form.cleaned_data["format"],
-                                       topic=form.cleaned_data["topic"])
+                                       topic=form.cleaned_data["topic"],
+                                       criterion=form.cleaned_data["criterion"])
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
@@ -247,7 +339,8 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
     review = _interviewer_review(loop, result, initial_panel, follow_up_panel)
     if form is None and initial is None:
         form = AnswerForm(initial={"text": loop_question.draft})
-    if follow_up_form is None and follow_up is None and pushback:
+    if (follow_up_form is None and follow_up is None and pushback
+            and loop_question.follow_up_declined_at is None):
         follow_up_form = AnswerForm(prefix="follow_up")
     return {
         "loop": loop, "lq": loop_question, "snap": loop_question.snapshot,
@@ -255,6 +348,8 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "is_open": is_open, "form": form, "follow_up_form": follow_up_form,
         "initial": initial_panel, "follow_up": follow_up_panel, "pushback": pushback,
         "question_total": question_total, "pending": pending, "review": review,
+        "model_answer_open": services.model_answer_open(
+            loop_question=loop_question, answers=answers, pushback=pushback, loop_open=is_open),
         "announce": announce, "notice": notice,
         "remaining": remaining, "deadline": deadline,
         "remaining_label": _clock(remaining) if remaining is not None else "",
@@ -324,11 +419,15 @@ def draft_save(request: HttpRequest, public_id: Any, position: int) -> HttpRespo
     form = DraftForm(request.POST)
     text = form.data.get("text", "")
     try:
-        services.draft_save(loop_question=loop_question, text=text)
+        saved = services.draft_save(loop_question=loop_question, text=text)
     except services.LoopClosed as error:
         if request.htmx:
             return HttpResponse(f"Not saved: {error}", status=200)
         return _closed(request, loop, error)
+    if not saved:  # the answer was submitted first; it carries its own text
+        if request.htmx:
+            return HttpResponse("Answer submitted.", status=200)
+        return redirect(_question_url(loop, position) + "#results")
     if request.htmx:
         return TemplateResponse(request, "interviews/question.html#draft-status",
                                 {"lq": loop_question})
@@ -393,6 +492,19 @@ def follow_up_submit(request: HttpRequest, public_id: Any, position: int) -> Htt
     if request.htmx:
         return _render_question(request, loop, loop_question, "question-body")
     return redirect(_question_url(loop, position) + "#follow-up")
+
+
+@require_POST
+@login_required
+def follow_up_decline(request: HttpRequest, public_id: Any, position: int) -> HttpResponse:
+    """Skip the reply to the pushback and open the model answer."""
+    loop = _candidate_loop(request, public_id)
+    loop_question = _loop_question(loop, position)
+    if loop.status == Loop.Status.IN_PROGRESS:
+        services.follow_up_decline(loop_question=loop_question)
+    if request.htmx:
+        return _render_question(request, loop, loop_question, "question-body")
+    return redirect(_question_url(loop, position) + "#model-answer")
 
 
 @require_GET

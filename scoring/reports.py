@@ -21,9 +21,10 @@ from django.utils import timezone
 from interviews.models import Answer, Bank, Loop, LoopQuestion, Notification, Question, Scorecard
 
 from . import panel
+from .enqueue import enqueue_on_commit
 from .models import Debrief
 from .results import QuestionScore, question_result
-from .services import send_task
+from .services import DEBRIEF_TASK
 from .text import fit
 
 logger = logging.getLogger(__name__)
@@ -42,14 +43,12 @@ class ScoresPending(Exception):
 
 def debrief_request(*, loop: Loop, reason: str = "Loop finished") -> Debrief:
     """Create the next debrief version (old versions are kept) and build it after commit."""
-    from .tasks import build_debrief
-
     with transaction.atomic():
         Loop.objects.select_for_update().filter(pk=loop.pk).first()
         latest = loop.debriefs.aggregate(latest=Max("version"))["latest"] or 0
         debrief = Debrief.objects.create(loop=loop, version=latest + 1,
                                          reason=fit(reason, Debrief, "reason"))
-    transaction.on_commit(lambda: send_task(build_debrief, debrief.pk))
+    enqueue_on_commit(DEBRIEF_TASK, debrief.pk)
     return debrief
 
 

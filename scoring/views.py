@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -21,7 +21,8 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
-from interviews.models import Loop, Topic
+from interviews import practice
+from interviews.models import Bank, Loop, Topic
 
 from . import charts, reports
 from .models import Debrief
@@ -181,16 +182,10 @@ def debrief_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 @login_required
 def progress(request: HttpRequest) -> HttpResponse:
-    # One query: the newest ready debrief of each of the user's loops (older versions stay in
-    # the database, not in memory).
-    ready = Debrief.objects.filter(status=Debrief.Status.READY)
-    newest = ready.filter(loop=OuterRef("loop")).order_by("-version").values("version")[:1]
-    debriefs = (
-        ready.filter(loop__candidate=request.user, version=Subquery(newest))
-        .select_related("loop", "loop__bank")
-        .order_by("loop__started_at", "loop_id")
-    )
-    history = progress_history(list(debriefs))
+    # One query for the newest ready debrief of each loop, one for the banks a drill can use.
+    history = progress_history(list(practice.ready_debriefs_for(request.user)))
+    banks = {bank.slug: bank for bank in Bank.objects.published()}
+    practice.attach_drill_targets(history["weakest"], banks)
     return TemplateResponse(request, "scoring/progress.html", history)
 
 
@@ -222,26 +217,5 @@ def progress_history(debriefs: list[Debrief]) -> dict[str, Any]:
     for row in rows:
         row["topic_cells"] = [row["topics"].get(slug) for slug in topic_titles]
     return {"rows": rows, "topic_titles": list(topic_titles.values()), "chart": chart,
-            "weakest": weakest_criteria(d.report for d in debriefs)}
-
-
-def weakest_criteria(reports_: Any, limit: int = 5) -> list[dict[str, Any]]:
-    """Criteria by how often they were missed, across every loop (partly counts half)."""
-    stats: dict[str, dict[str, Any]] = {}
-    for report in reports_:
-        for q in report.get("questions", []):
-            if not q.get("scored", True):
-                continue
-            for bucket, miss in (("made", None), ("missed", 1.0), ("pitfalls", 1.0)):
-                for c in q.get(bucket, []):
-                    entry = stats.setdefault(c["label"].lower(), {
-                        "label": c["label"], "topic": q["topic_title"], "seen": 0,
-                        "missed": 0.0, "pitfall": c.get("kind") == "pitfall"})
-                    entry["seen"] += 1
-                    entry["missed"] += miss if miss is not None else (
-                        0.5 if c.get("verdict") == "partly" else 0.0)
-    weak = [s for s in stats.values() if s["missed"] > 0]
-    for entry in weak:
-        entry["rate"] = entry["missed"] / entry["seen"]
-    weak.sort(key=lambda s: (-s["rate"], -s["seen"], s["label"]))
-    return weak[:limit]
+            "weakest": practice.weak_criteria(
+                (d.report, row["when"]) for d, row in zip(debriefs, rows, strict=True))}

@@ -166,6 +166,7 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
     allowing edits would let them drift toward the others, and the calibration figures would
     no longer measure independent judgements. Admins can still correct one in the admin.
     """
+    from scoring.calibration_store import calibration_record
     from scoring.reports import debrief_request, interviewer_token
 
     keys = {c["key"] for c in automatic_criteria(answer)}
@@ -188,6 +189,7 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
         except IntegrityError as error:
             raise ScorecardRefused(
                 "You have already submitted a scorecard for this answer.") from error
+        calibration_record(scorecard=card)
         # The reason names the interviewer by id: the candidate's page renders "Interviewer N"
         # (or the name, if the bank allows it) when it shows the version.
         debrief_request(loop=loop, reason=f"Scorecard by {interviewer_token(interviewer.pk)} "
