@@ -482,3 +482,14 @@ def test_dissent_names_who_voted_against_the_decision_and_why():
             assert d["why"] and d["why"] in v["rationale"]
         found += bool(report["dissent"])
     assert found > 50
+
+
+@pytest.mark.parametrize(("text", "listed"), [
+    ("vLLM, continuous batching, PagedAttention, KV cache, quantization, canary, HPA", True),
+    ("- vLLM\n- PagedAttention\n- continuous batching\n- INT8\n- canary rollout\n- HPA", True),
+    ("I'd target 15ms p99 internally, leaving 5ms of headroom for jitter because the caller's "
+     "20ms contract sees the tail.", False),
+    ("Not sure.", False),  # near-empty: its score speaks, not this flag
+])
+def test_a_buzzword_list_is_told_from_reasoned_prose(text, listed):
+    assert panel.looks_like_buzzword_list(text) is listed
