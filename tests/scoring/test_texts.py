@@ -122,3 +122,17 @@ def test_debrief_versions_are_ascii_digits_only(client, candidate, version):
         assert client.get(url, {"version": version}).status_code == 404, (name, version)
     url = reverse("scoring:debrief", kwargs={"public_id": loop.public_id})
     assert client.get(url, {"version": "1"}).status_code == 200
+
+
+def test_old_versions_that_named_a_reviewer_or_admin_are_shown_without_the_name():
+    labels = {7: "Interviewer 1"}
+    assert reports.reason_text("Scorecard by admin on Q3", labels, show_names=False) == \
+        "Scorecard on Q3"
+    assert reports.reason_text("Requested by root", labels, show_names=False) == \
+        "Requested by an admin"
+    assert reports.reason_text("Scorecard by {interviewer:7} on Q3", labels,
+                               show_names=False) == "Scorecard by Interviewer 1 on Q3"
+    assert reports.reason_text("Loop finished", labels, show_names=False) == "Loop finished"
+    # Candidate text quoted in a report is never rewritten, only ids are labelled.
+    quoted = {"quotes": ["Scorecard by me on Q3", "Requested by the client"]}
+    assert reports.render_labels(quoted, labels) == quoted
