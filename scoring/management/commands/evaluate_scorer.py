@@ -111,8 +111,8 @@ class Command(BaseCommand):
         return specs
 
     def _scorecards(self, bank: str) -> None:
-        # The same rows and figures as the calibration page (interviews.review_views).
-        from interviews.reviews import scorecard_rows_for_calibration
+        # The same rows and figures as the calibration page (interviews.reviews.views).
+        from interviews.reviews.services import scorecard_rows_for_calibration
         from scoring.calibration import calibration_report
 
         rows = scorecard_rows_for_calibration(bank=bank)
