@@ -170,10 +170,8 @@ def calibration(request: HttpRequest) -> HttpResponse:
         bank = ""
     # Admins calibrate on every scorecard; interviewers on the loops they may review, and
     # see per-criterion flips only on questions they have scored themselves.
-    staff = request.user.is_staff
-    report = calibration_report_for(
-        loops=None if staff else loops_reviewable_by(request.user), bank=bank,
-        flips_by=None if staff else request.user)
+    report = calibration_report_for(viewer=None if request.user.is_staff else request.user,
+                                    bank=bank)
     overall = report["overall"]
     context: dict[str, Any] = {"report": report, "banks": banks, "bank": bank}
     if overall["n"]:
