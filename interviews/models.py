@@ -257,6 +257,7 @@ class Loop(models.Model):
         FULL = "full", "Full loop (one question per topic)"
         TOPIC = "topic", "Topic drill (three questions from one topic)"
         SINGLE = "single", "Single question"
+        DRILL = "drill", "Criterion drill (questions that train one weak point)"
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -271,6 +272,9 @@ class Loop(models.Model):
     format = models.CharField("format", max_length=10, choices=Format.choices)
     topic = models.ForeignKey(Topic, on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="+", verbose_name="topic (drills)")
+    focus = models.CharField(
+        "focus (criterion drills)", max_length=200, blank=True,
+        help_text="The rubric criterion a criterion drill trains, as the candidate saw it.")
     status = models.CharField("status", max_length=12, choices=Status.choices,
                               default=Status.IN_PROGRESS)
     started_at = models.DateTimeField("started", default=timezone.now)
@@ -318,6 +322,9 @@ class LoopQuestion(models.Model):
     started_at = models.DateTimeField("first shown", null=True, blank=True)
     draft = models.TextField("draft", blank=True)
     draft_saved_at = models.DateTimeField("draft saved", null=True, blank=True)
+    follow_up_declined_at = models.DateTimeField(
+        "follow-up declined", null=True, blank=True,
+        help_text="The candidate chose to see the model answer instead of replying.")
 
     class Meta:
         ordering = ["loop", "position"]

@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from scoring.services import answer_enqueue_scoring
@@ -24,6 +24,7 @@ from scoring.specs import question_spec_from_model
 from .models import Answer, Bank, Loop, LoopQuestion, Question, RubricCriterion, Topic
 
 TOPIC_DRILL_SIZE = 3
+CRITERION_DRILL_SIZE = 3
 # Network latency between the countdown hitting zero and the POST arriving is not overtime.
 OVERTIME_GRACE = timedelta(seconds=2)
 # Drafts are kept even when over the answer limit (nothing typed is lost), within reason.
@@ -98,10 +99,14 @@ def loop_start(
     bank: Bank,
     format: str,
     topic: Topic | None = None,
+    criterion: str = "",
     rng: random.Random | None = None,
 ) -> Loop:
     """Choose the questions and freeze them into the loop. Raises ValidationError when the
-    bank cannot supply the format (unpublished bank, no questions, topic from elsewhere)."""
+    bank cannot supply the format (unpublished bank, no questions, topic from elsewhere).
+
+    A criterion drill (`format="drill"`, `criterion` = a rubric criterion's label) is a loop
+    of the questions whose rubrics train that criterion, never-seen ones first."""
     rng = rng or random.Random()  # noqa: S311 - question order, not security
     if not bank.is_published:
         raise ValidationError("That bank is not published.")
@@ -131,6 +136,16 @@ def loop_start(
         if not pool:
             raise ValidationError("That topic has no questions yet.")
         chosen = _pick(pool, seen, 1, rng)
+    elif format == Loop.Format.DRILL:
+        from .practice import questions_training
+
+        if not criterion.strip():
+            raise ValidationError("Choose the criterion to drill.")
+        training = set(questions_training(bank=bank, label=criterion).values_list("pk", flat=True))
+        pool = [question for question in questions if question.pk in training]
+        if not pool:
+            raise ValidationError("No question in this bank trains that criterion any more.")
+        chosen = _pick(pool, seen, CRITERION_DRILL_SIZE, rng)
     else:
         raise ValidationError("Unknown loop format.")
 
@@ -138,7 +153,8 @@ def loop_start(
     with transaction.atomic():
         loop = Loop.objects.create(
             candidate=candidate, bank=bank, format=format,
-            topic=topic if format != Loop.Format.FULL else None,
+            topic=topic if format in (Loop.Format.TOPIC, Loop.Format.SINGLE) else None,
+            focus=criterion.strip()[:200] if format == Loop.Format.DRILL else "",
             started_at=now, last_activity_at=now,
         )
         LoopQuestion.objects.bulk_create(
@@ -217,20 +233,25 @@ def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = No
 
 
 def draft_save(*, loop_question: LoopQuestion, text: str, now: datetime | None = None
-               ) -> LoopQuestion:
+               ) -> bool:
+    """Keep the draft. Returns False, saving nothing, once the question is answered: the
+    submit carries its own text, so an autosave that arrives after it (a blur fired by the
+    click on Submit) must not overwrite the stored draft or fail the page."""
     now = now or timezone.now()
     _require_open(loop_question.loop, now)
     # NUL cannot be typed and PostgreSQL text refuses it; drop it rather than lose the draft.
-    text = text.replace("\x00", "")
+    text = text.replace("\x00", "")[:DRAFT_MAX_CHARS]
+    answered = Answer.objects.filter(loop_question=OuterRef("pk"), kind=Answer.Kind.INITIAL)
     with transaction.atomic():
         # Lock order matches answer_submit (loop row, then question row); the other order
         # deadlocks against a submit racing this autosave.
         _touch(loop_question.loop, now)
-        LoopQuestion.objects.filter(pk=loop_question.pk).update(
-            draft=text[:DRAFT_MAX_CHARS], draft_saved_at=now)
-    loop_question.draft = text[:DRAFT_MAX_CHARS]
-    loop_question.draft_saved_at = now
-    return loop_question
+        # One conditional UPDATE: no read-then-write window for a submit to slip into.
+        saved = LoopQuestion.objects.filter(pk=loop_question.pk).exclude(Exists(answered)).update(
+            draft=text, draft_saved_at=now)
+    if saved:
+        loop_question.draft, loop_question.draft_saved_at = text, now
+    return bool(saved)
 
 
 def answer_validate(text: str) -> str:
@@ -309,6 +330,9 @@ def follow_up_submit(*, loop_question: LoopQuestion, text: str, now: datetime | 
         return existing
     answer_validate(text)
     _require_open(loop_question.loop, now)
+    if loop_question.follow_up_declined_at is not None:
+        raise ValidationError("You chose to see the model answer, so this question takes no "
+                              "reply.", code="declined")
     initial = (Answer.objects.select_related("score")
                .filter(loop_question=loop_question, kind=Answer.Kind.INITIAL).first())
     if initial is None or pushback_for(initial) is None:
@@ -319,6 +343,36 @@ def follow_up_submit(*, loop_question: LoopQuestion, text: str, now: datetime | 
                                 text=text, now=now, is_overtime=False)
         _touch(loop_question.loop, now)
     return result
+
+
+def follow_up_decline(*, loop_question: LoopQuestion, now: datetime | None = None) -> bool:
+    """The candidate skips the reply to see the model answer. Only after an answer, and only
+    while no reply is stored; returns False when there was nothing to decline."""
+    now = now or timezone.now()
+    answers = set(Answer.objects.filter(loop_question=loop_question).values_list("kind",
+                                                                                  flat=True))
+    if Answer.Kind.INITIAL not in answers or Answer.Kind.FOLLOW_UP in answers:
+        return False
+    updated = LoopQuestion.objects.filter(pk=loop_question.pk,
+                                          follow_up_declined_at__isnull=True).update(
+        follow_up_declined_at=now)
+    loop_question.refresh_from_db(fields=["follow_up_declined_at"])
+    return bool(updated)
+
+
+def model_answer_open(*, loop_question: LoopQuestion, answers: dict[str, Answer],
+                      pushback: str | None, loop_open: bool) -> bool:
+    """The model answer (and the common mistakes) open only once they cannot help the
+    reply: after the follow-up, after the candidate declines it, when the score asks for no
+    follow-up, or when the loop is closed."""
+    initial = answers.get(Answer.Kind.INITIAL)
+    if not loop_open:
+        return True
+    if initial is None:
+        return False
+    if Answer.Kind.FOLLOW_UP in answers or loop_question.follow_up_declined_at is not None:
+        return True
+    return initial.scored_result is not None and not pushback
 
 
 # --- Finishing -----------------------------------------------------------------------------

@@ -18,6 +18,8 @@ urlpatterns = [
          name="answer_submit"),
     path("loops/<uuid:public_id>/q/<int:position>/follow-up/", views.follow_up_submit,
          name="follow_up_submit"),
+    path("loops/<uuid:public_id>/q/<int:position>/follow-up/decline/", views.follow_up_decline,
+         name="follow_up_decline"),
     path("loops/<uuid:public_id>/q/<int:position>/status/", views.answer_status,
          name="answer_status"),
     path("loops/<uuid:public_id>/q/<int:position>/retry/", views.answer_retry,

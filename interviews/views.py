@@ -7,6 +7,7 @@ Loop.objects.for_candidate(request.user), so another candidate's loop is a 404.
 from __future__ import annotations
 
 import math
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -14,9 +15,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetView
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import Avg, Count, Exists, Max, Min, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -26,10 +27,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from scoring.models import ScoreResult
-from scoring.services import answer_retry_scoring, effective_total
+from scoring.results import loop_total, question_result
+from scoring.services import answer_retry_scoring
 
-from . import feedback, services
-from .forms import AnswerForm, DraftForm, SignUpForm, StartLoopForm, ThrottledAuthenticationForm
+from . import feedback, practice, services, throttle
+from .forms import (
+    AnswerForm,
+    DraftForm,
+    SignUpForm,
+    StartLoopForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
+    ThrottledPasswordResetForm,
+)
 from .models import Answer, Bank, Loop, LoopQuestion, Topic
 
 PAST_LOOPS_SHOWN = 50
@@ -43,18 +53,37 @@ ALREADY_ANSWERED = ("This question was already answered (perhaps in another tab 
 # --- Accounts ------------------------------------------------------------------------------
 
 
-class ThrottledLoginView(LoginView):
-    authentication_form = ThrottledAuthenticationForm
-    redirect_authenticated_user = True
+class ThrottledFormMixin:
+    """Gives the form the request (for the client address) and answers a throttled form 429."""
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()  # type: ignore[misc]
+        kwargs["request"] = self.request  # type: ignore[attr-defined]
+        return kwargs
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
+        response = super().form_invalid(form)  # type: ignore[misc]
         if getattr(form, "throttled", False):
             response.status_code = 429
         return response
 
 
+class ThrottledLoginView(ThrottledFormMixin, LoginView):
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+
+class ThrottledPasswordChangeView(ThrottledFormMixin, PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+
+class ThrottledPasswordResetView(ThrottledFormMixin, PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+
+
 login_view = ThrottledLoginView.as_view()
+password_change = ThrottledPasswordChangeView.as_view()
+password_reset = ThrottledPasswordResetView.as_view()
 
 
 @require_http_methods(["GET", "POST"])
@@ -62,11 +91,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("interviews:home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()  # no group: every sign-up is a candidate
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Pick a bank and a format to start your first loop.")
-        return redirect("interviews:home")
+    if request.method == "POST":
+        try:
+            throttle.rate_limit(action="signup", keys=[throttle.client_address(request)],
+                                limit=settings.MOCKLOOP_SIGNUP_MAX_PER_ADDRESS,
+                                window=settings.MOCKLOOP_SIGNUP_WINDOW_SECONDS)
+        except throttle.Throttled as refused:
+            form = SignUpForm(request.POST)
+            form.add_error(None, f"Too many sign-ups from your network. Try again in "
+                                 f"{refused.minutes} minutes.")
+            return TemplateResponse(request, "registration/signup.html", {"form": form},
+                                    status=429)
+        if form.is_valid():
+            user = form.save()  # no group: every sign-up is a candidate
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request,
+                             "Welcome! Pick a bank and a format to start your first loop.")
+            return redirect("interviews:home")
     return TemplateResponse(request, "registration/signup.html", {"form": form},
                             status=400 if form.errors else 200)
 
@@ -75,32 +116,71 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _loop_score(loop: Loop) -> float | None:
-    """Mean of the question scores that exist (a follow-up can recover part of a miss)."""
-    totals = []
-    for loop_question in loop.loop_questions.all():
-        by_kind = {answer.kind: answer for answer in loop_question.answers.all()}
-        initial, follow_up = by_kind.get(Answer.Kind.INITIAL), by_kind.get(Answer.Kind.FOLLOW_UP)
-        initial_total = _score_total(initial)
-        total = effective_total(initial_total, _score_total(follow_up))
-        if total is not None:
-            totals.append(total)
-    return round(sum(totals) / len(totals)) if totals else None
+    """The loop's score as its debrief counts it (scoring.results: follow-ups, interviewers'
+    overrides, and, once the loop is closed, unanswered questions as 0)."""
+    return loop_total(loop.loop_questions.all(),
+                      unanswered_as_zero=loop.status != Loop.Status.IN_PROGRESS)
 
 
-def _score_total(answer: Answer | None) -> float | None:
-    score = answer.scored_result if answer is not None else None
-    return score.total if score is not None else None
+DESCRIPTION_LEAD_WORDS = 40
+_WORD_END = re.compile(r"\S+")
+
+
+def _split_description(text: str, words: int = DESCRIPTION_LEAD_WORDS) -> tuple[str, str]:
+    """The first `words` words and the rest, line breaks kept: the rest opens on request."""
+    ends = [match.end() for match in _WORD_END.finditer(text)]
+    if len(ends) <= words:
+        return text, ""
+    cut = ends[words - 1]
+    return text[:cut], text[cut:].strip()
+
+
+def loop_length_label(count: int, shortest: int | None, longest: int | None,
+                      average: float | None) -> str:
+    """'5 questions x 15 min = 75 min' (or a range and an estimate when limits differ)."""
+    if not count or shortest is None or longest is None or average is None:
+        return ""
+    noun = "question" if count == 1 else "questions"
+    low, high = round(shortest / 60), round(longest / 60)
+    if low == high:
+        return f"{count} {noun} × {low} min = {count * low} min"
+    return f"{count} {noun} × {low}–{high} min ≈ {round(count * average / 60)} min"
+
+
+def _format_rows(bank: Bank) -> list[dict[str, str]]:
+    topics = list(bank.topics.all())
+    sizes = {
+        Loop.Format.FULL: len(topics),
+        Loop.Format.TOPIC: min(services.TOPIC_DRILL_SIZE,
+                               max((t.question_count for t in topics), default=0)),
+        Loop.Format.SINGLE: 1 if topics else 0,
+    }
+    return [{"value": value, "label": label,
+             "length": loop_length_label(sizes[value], bank.shortest_limit, bank.longest_limit,
+                                         bank.average_limit)}
+            for value, label in Loop.Format.choices if value in sizes]
 
 
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    banks = Bank.objects.published().prefetch_related(
+    limits = "topics__questions__time_limit_seconds"
+    banks = list(Bank.objects.published().annotate(
+        shortest_limit=Min(limits), longest_limit=Max(limits), average_limit=Avg(limits),
+    ).prefetch_related(
         Prefetch("topics", queryset=Topic.objects.annotate(question_count=Count("questions"))
-                 .filter(question_count__gt=0)))
+                 .filter(question_count__gt=0))))
+    for bank in banks:
+        bank.formats = _format_rows(bank)
+        bank.description_lead, bank.description_rest = _split_description(bank.description)
+    by_slug = {bank.slug: bank for bank in banks}
+    # The next drill: the weakest criterion (same ranking as the progress page) that a
+    # published bank can still train.
+    suggestion = next((weak for weak in practice.weak_criteria_for(candidate=request.user)
+                       if weak["bank_slug"] in by_slug), None)
     answers = Answer.objects.select_related("score").only(
-        "id", "kind", "loop_question_id", "scoring_status", "score__id", "score__total",
-        "score__answer_id")
+        "id", "kind", "text", "loop_question_id", "scoring_status", "score__id", "score__total",
+        "score__rating", "score__criteria", "score__answer_id").prefetch_related("scorecards")
     loops_qs = (Loop.objects.for_candidate(request.user).select_related("bank", "topic")
                 .prefetch_related(Prefetch(
                     "loop_questions",
@@ -116,7 +196,8 @@ def home(request: HttpRequest) -> HttpResponse:
         loop.is_idle_expired = services.loop_is_idle_expired(loop=loop)
     return TemplateResponse(request, "interviews/home.html", {
         "banks": banks,
-        "formats": Loop.Format.choices,
+        "suggestion": suggestion,
+        "suggested_bank": by_slug.get(suggestion["bank_slug"]) if suggestion else None,
         "loops": loops[:PAST_LOOPS_SHOWN],
         "more_loops": len(loops) > PAST_LOOPS_SHOWN,
     })
@@ -150,7 +231,8 @@ def loop_start(request: HttpRequest) -> HttpResponse:
         try:
             loop = services.loop_start(candidate=request.user, bank=form.cleaned_data["bank"],
                                        format=form.cleaned_data["format"],
-                                       topic=form.cleaned_data["topic"])
+                                       topic=form.cleaned_data["topic"],
+                                       criterion=form.cleaned_data["criterion"])
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
@@ -181,16 +263,13 @@ def loop_detail(request: HttpRequest, public_id: Any) -> HttpResponse:
         return redirect(_question_url(loop, current))
     loop_questions = list(
         LoopQuestion.objects.filter(loop=loop).order_by("position").prefetch_related(
-            Prefetch("answers", queryset=Answer.objects.select_related("score"))))
+            Prefetch("answers", queryset=Answer.objects.select_related("score")
+                     .prefetch_related("scorecards"))))
     rows = []
     for loop_question in loop_questions:
-        by_kind = {answer.kind: answer for answer in loop_question.answers.all()}
-        initial = by_kind.get(Answer.Kind.INITIAL)
-        rows.append({
-            "loop_question": loop_question, "initial": initial,
-            "total": effective_total(_score_total(initial),
-                                     _score_total(by_kind.get(Answer.Kind.FOLLOW_UP))),
-        })
+        result = question_result(loop_question.answers.all())
+        rows.append({"loop_question": loop_question, "initial": result.initial,
+                     "total": result.total, "reviewed": result.reviewed})
     return TemplateResponse(request, "interviews/loop_detail.html", {"loop": loop, "rows": rows})
 
 
@@ -212,8 +291,8 @@ def loop_finish(request: HttpRequest, public_id: Any) -> HttpResponse:
 
 
 def _answers(loop_question: LoopQuestion) -> dict[str, Answer]:
-    return {answer.kind: answer
-            for answer in loop_question.answers.select_related("score").order_by("id")}
+    return {answer.kind: answer for answer in loop_question.answers.select_related("score")
+            .prefetch_related("scorecards").order_by("id")}
 
 
 def _answer_panel(answer: Answer | None, *, offset: int = 0) -> dict[str, Any] | None:
@@ -255,22 +334,22 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
     follow_up_panel = _answer_panel(follow_up, offset=len(initial.text) + 2 if initial else 0)
     pushback = services.pushback_for(initial) if initial else None
     pending = any(p and p["pending"] for p in (initial_panel, follow_up_panel))
-    question_total = None
-    if initial_panel and initial_panel["score"]:
-        question_total = effective_total(
-            initial_panel["score"].total,
-            follow_up_panel["score"].total if follow_up_panel and follow_up_panel["score"]
-            else None)
+    result = question_result(answers.values())
+    question_total = result.total if initial_panel and initial_panel["score"] else None
+    review = _interviewer_review(loop, result, initial_panel, follow_up_panel)
     if form is None and initial is None:
         form = AnswerForm(initial={"text": loop_question.draft})
-    if follow_up_form is None and follow_up is None and pushback:
+    if (follow_up_form is None and follow_up is None and pushback
+            and loop_question.follow_up_declined_at is None):
         follow_up_form = AnswerForm(prefix="follow_up")
     return {
         "loop": loop, "lq": loop_question, "snap": loop_question.snapshot,
         "position": position, "total": total, "progress": progress,
         "is_open": is_open, "form": form, "follow_up_form": follow_up_form,
         "initial": initial_panel, "follow_up": follow_up_panel, "pushback": pushback,
-        "question_total": question_total, "pending": pending,
+        "question_total": question_total, "pending": pending, "review": review,
+        "model_answer_open": services.model_answer_open(
+            loop_question=loop_question, answers=answers, pushback=pushback, loop_open=is_open),
         "announce": announce, "notice": notice,
         "remaining": remaining, "deadline": deadline,
         "remaining_label": _clock(remaining) if remaining is not None else "",
@@ -282,6 +361,25 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "draft_saved_ms": int(loop_question.draft_saved_at.timestamp() * 1000)
         if loop_question.draft_saved_at else 0,
     }
+
+
+def _interviewer_review(loop: Loop, result: Any, initial_panel: dict[str, Any] | None,
+                        follow_up_panel: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Once an interviewer has scored this question: their rating and notes, and the rubric
+    rows showing their verdicts (the automatic ones are replaced, as in the debrief)."""
+    if not result.reviewed:
+        return None
+    from scoring.reports import interviewer_labels
+
+    labels = interviewer_labels(loop)
+    for panel in (initial_panel, follow_up_panel):
+        if panel and panel["score"] is not None and panel["score"] is result.verdict_source:
+            panel["criteria"] = feedback.criteria_rows(list(result.criteria),
+                                                       answer_kind=panel["answer"].kind)
+    return {"rating": result.rating, "changed": len(result.changed), "cards": [
+        {"label": labels.get(card.interviewer_id, "An interviewer"), "rating": card.rating,
+         "recommendation": card.get_recommendation_display(), "notes": card.notes}
+        for card in result.scorecards]}
 
 
 def _clock(seconds: int) -> str:
@@ -321,11 +419,15 @@ def draft_save(request: HttpRequest, public_id: Any, position: int) -> HttpRespo
     form = DraftForm(request.POST)
     text = form.data.get("text", "")
     try:
-        services.draft_save(loop_question=loop_question, text=text)
+        saved = services.draft_save(loop_question=loop_question, text=text)
     except services.LoopClosed as error:
         if request.htmx:
             return HttpResponse(f"Not saved: {error}", status=200)
         return _closed(request, loop, error)
+    if not saved:  # the answer was submitted first; it carries its own text
+        if request.htmx:
+            return HttpResponse("Answer submitted.", status=200)
+        return redirect(_question_url(loop, position) + "#results")
     if request.htmx:
         return TemplateResponse(request, "interviews/question.html#draft-status",
                                 {"lq": loop_question})
@@ -390,6 +492,19 @@ def follow_up_submit(request: HttpRequest, public_id: Any, position: int) -> Htt
     if request.htmx:
         return _render_question(request, loop, loop_question, "question-body")
     return redirect(_question_url(loop, position) + "#follow-up")
+
+
+@require_POST
+@login_required
+def follow_up_decline(request: HttpRequest, public_id: Any, position: int) -> HttpResponse:
+    """Skip the reply to the pushback and open the model answer."""
+    loop = _candidate_loop(request, public_id)
+    loop_question = _loop_question(loop, position)
+    if loop.status == Loop.Status.IN_PROGRESS:
+        services.follow_up_decline(loop_question=loop_question)
+    if request.htmx:
+        return _render_question(request, loop, loop_question, "question-body")
+    return redirect(_question_url(loop, position) + "#model-answer")
 
 
 @require_GET

@@ -1,6 +1,6 @@
 """How well the automatic scorer agrees with interviewers, in plain Python (no ORM).
 
-Input: rows as produced by interviews.reviews.scorecard_rows_for_calibration, one per human
+Input: rows as produced by interviews.reviews.services.scorecard_rows_for_calibration, one per human
 scorecard: the automatic total (0-100), rating (1-4) and verdicts beside the interviewer's
 rating and verdicts. Output: Pearson and Spearman between the automatic total and the human
 rating, quadratic weighted kappa between the two 1-4 ratings, overall, per bank and per

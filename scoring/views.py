@@ -7,24 +7,30 @@ debrief shows other interviewers' votes and they fill in their own scorecard fir
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseStopPolling
 
-from interviews.models import Loop, Topic
+from interviews import practice
+from interviews.models import Bank, Loop, Topic
 
 from . import charts, reports
 from .models import Debrief
 
 TEMPLATE = "scoring/debrief.html"
+# Only ASCII digits: str.isdigit() also accepts "²" and other Unicode digits, which int() or
+# the database then reject.
+VERSION = re.compile(r"[0-9]{1,9}")
 
 
 def loops_for_viewer(user: Any) -> QuerySet[Loop]:
@@ -44,17 +50,19 @@ def _debrief(request: HttpRequest, loop: Loop) -> Debrief | None:
     debriefs = Debrief.objects.filter(loop=loop)
     version = request.GET.get("version", "")
     if version:
-        if not version.isdigit():
-            raise Http404
+        if not VERSION.fullmatch(version):
+            raise Http404("No such version.")
         return get_object_or_404(debriefs, version=int(version))
     return debriefs.order_by("-version").first()
 
 
-def _report_context(loop: Loop, debrief: Debrief | None) -> dict[str, Any]:
+def _report_context(loop: Loop, debrief: Debrief | None,
+                    labels: dict[int, str] | None = None) -> dict[str, Any]:
     context: dict[str, Any] = {"loop": loop, "debrief": debrief}
     if debrief is None or debrief.status != Debrief.Status.READY:
         return context
-    report = debrief.report
+    # Interviewers are stored by id; the candidate sees "Interviewer N" (or names, if allowed).
+    report = reports.report_for_display(loop, debrief.report, labels)
     topics = report.get("topics", [])
     scored = ", ".join(
         f"{t['title']} {t['score']:.0f}" if t["score"] is not None else f"{t['title']} not scored"
@@ -107,12 +115,19 @@ def _practice(loop: Loop, report: dict[str, Any]) -> list[dict[str, Any]]:
 @login_required
 def debrief_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     loop = loop_for_viewer(request.user, public_id)
-    debrief = _debrief(request, loop)
-    context = _report_context(loop, debrief)
-    context["versions"] = list(
-        Debrief.objects.filter(loop=loop).order_by("-version")
-        .values("version", "status", "reason", "created_at"))
-    return TemplateResponse(request, TEMPLATE, context)
+    return TemplateResponse(request, TEMPLATE, _page_context(loop, _debrief(request, loop)))
+
+
+def _page_context(loop: Loop, debrief: Debrief | None) -> dict[str, Any]:
+    labels = reports.interviewer_labels(loop)
+    context = _report_context(loop, debrief, labels)
+    versions = list(Debrief.objects.filter(loop=loop).order_by("-version")
+                    .values("version", "status", "reason", "created_at"))
+    for v in versions:
+        v["reason"] = reports.render_labels(v["reason"], labels,
+                                            show_names=loop.bank.show_reviewer_names)
+    context["versions"] = versions
+    return context
 
 
 @require_GET
@@ -146,7 +161,8 @@ def _filename(loop: Loop, debrief: Debrief, ext: str) -> str:
 @login_required
 def debrief_markdown(request: HttpRequest, public_id: str) -> HttpResponse:
     loop, debrief = _ready_debrief(request, public_id)
-    response = HttpResponse(reports.report_markdown(debrief.report),
+    report = reports.report_for_display(loop, debrief.report)
+    response = HttpResponse(reports.report_markdown(report),
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(loop, debrief, "md")}"'
     return response
@@ -156,7 +172,9 @@ def debrief_markdown(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 def debrief_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
     loop, debrief = _ready_debrief(request, public_id)
-    response = HttpResponse(reports.report_pdf(debrief.report), content_type="application/pdf")
+    # The print view itself: the page's template and stylesheets, laid out for print media.
+    html = render_to_string(TEMPLATE, {**_page_context(loop, debrief), "pdf": True}, request)
+    response = HttpResponse(reports.html_to_pdf(html), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{_filename(loop, debrief, "pdf")}"'
     return response
 
@@ -164,16 +182,10 @@ def debrief_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 @login_required
 def progress(request: HttpRequest) -> HttpResponse:
-    # One query: the newest ready debrief of each of the user's loops (older versions stay in
-    # the database, not in memory).
-    ready = Debrief.objects.filter(status=Debrief.Status.READY)
-    newest = ready.filter(loop=OuterRef("loop")).order_by("-version").values("version")[:1]
-    debriefs = (
-        ready.filter(loop__candidate=request.user, version=Subquery(newest))
-        .select_related("loop", "loop__bank")
-        .order_by("loop__started_at", "loop_id")
-    )
-    history = progress_history(list(debriefs))
+    # One query for the newest ready debrief of each loop, one for the banks a drill can use.
+    history = progress_history(list(practice.ready_debriefs_for(request.user)))
+    banks = {bank.slug: bank for bank in Bank.objects.published()}
+    practice.attach_drill_targets(history["weakest"], banks)
     return TemplateResponse(request, "scoring/progress.html", history)
 
 
@@ -205,26 +217,5 @@ def progress_history(debriefs: list[Debrief]) -> dict[str, Any]:
     for row in rows:
         row["topic_cells"] = [row["topics"].get(slug) for slug in topic_titles]
     return {"rows": rows, "topic_titles": list(topic_titles.values()), "chart": chart,
-            "weakest": weakest_criteria(d.report for d in debriefs)}
-
-
-def weakest_criteria(reports_: Any, limit: int = 5) -> list[dict[str, Any]]:
-    """Criteria by how often they were missed, across every loop (partly counts half)."""
-    stats: dict[str, dict[str, Any]] = {}
-    for report in reports_:
-        for q in report.get("questions", []):
-            if not q.get("scored", True):
-                continue
-            for bucket, miss in (("made", None), ("missed", 1.0), ("pitfalls", 1.0)):
-                for c in q.get(bucket, []):
-                    entry = stats.setdefault(c["label"].lower(), {
-                        "label": c["label"], "topic": q["topic_title"], "seen": 0,
-                        "missed": 0.0, "pitfall": c.get("kind") == "pitfall"})
-                    entry["seen"] += 1
-                    entry["missed"] += miss if miss is not None else (
-                        0.5 if c.get("verdict") == "partly" else 0.0)
-    weak = [s for s in stats.values() if s["missed"] > 0]
-    for entry in weak:
-        entry["rate"] = entry["missed"] / entry["seen"]
-    weak.sort(key=lambda s: (-s["rate"], -s["seen"], s["label"]))
-    return weak[:limit]
+            "weakest": practice.weak_criteria(
+                (d.report, row["when"]) for d, row in zip(debriefs, rows, strict=True))}

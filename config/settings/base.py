@@ -12,6 +12,7 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -39,7 +40,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.MockloopAdminConfig",  # django.contrib.admin, login throttled
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -47,6 +48,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "template_partials.apps.SimpleAppConfig",
     "interviews",
     "scoring",
@@ -64,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Innermost, so a view's database error becomes the 503 page before anything else runs.
     "ops.outage.DatabaseOutageMiddleware",
 ]
@@ -113,6 +116,15 @@ DATABASES = {
         conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", False),
     )
 }
+if EMBEDDED_DATABASE:
+    # A browser fires autosave and submit together: WAL lets reads run beside a write, the
+    # busy timeout waits for the lock instead of failing, and IMMEDIATE takes the write lock
+    # when the transaction starts, so two writers queue instead of deadlocking on upgrade.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -136,6 +148,23 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Production swaps in whitenoise's compressed manifest storage (needs collectstatic).
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Content-Security-Policy (django-csp 4): our own scripts, styles and images only; no inline
+# script, style or handler, no eval (htmx is configured not to use it), no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
 }
 
 # Cache: Redis when configured (shared login throttling across processes), else local memory.
@@ -217,9 +246,52 @@ MOCKLOOP_METRICS_TOKEN = os.environ.get("MOCKLOOP_METRICS_TOKEN", "")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 MOCKLOOP_BUNDLED_BANKS_DIR = BASE_DIR / "interviews" / "banks"
 
-# Login throttling: attempts allowed per window, per account and per client address.
+# Throttle (interviews/throttle.py): failures per window lock an account; failures from one
+# address only slow that address down. Sign-ups and reset requests are rate-limited.
 MOCKLOOP_LOGIN_MAX_ATTEMPTS = 5
 MOCKLOOP_LOGIN_WINDOW_SECONDS = 300
+MOCKLOOP_LOGIN_ADDRESS_SLOWDOWN_AFTER = 10
+MOCKLOOP_SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("MOCKLOOP_SIGNUP_MAX_PER_ADDRESS", "10"))
+MOCKLOOP_SIGNUP_WINDOW_SECONDS = 3600
+MOCKLOOP_PASSWORD_RESET_MAX_REQUESTS = 5
+MOCKLOOP_PASSWORD_RESET_WINDOW_SECONDS = 3600
+# Client address: REMOTE_ADDR, or with N trusted reverse proxies in front (each appending to
+# X-Forwarded-For) the N-th entry from the right. 0 = no proxy, the header is ignored.
+MOCKLOOP_TRUSTED_PROXY_COUNT = int(os.environ.get("MOCKLOOP_TRUSTED_PROXY_COUNT", "0"))
+
+# E-mail (password reset): EMAIL_URL (smtp://user:pass@host:587, smtp+tls://..., smtps://...,
+# console://) or the usual EMAIL_* variables. With neither, mail goes to the console when DEBUG
+# is on (./scripts/run) and to an SMTP server on localhost otherwise.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+if EMAIL_URL:
+    from urllib.parse import unquote, urlsplit
+
+    _email = urlsplit(EMAIL_URL)
+    if _email.scheme in {"console", "locmem", "dummy"}:
+        EMAIL_BACKEND = f"django.core.mail.backends.{_email.scheme}.EmailBackend"
+    elif _email.scheme in {"smtp", "smtp+tls", "smtps"}:
+        EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        EMAIL_HOST = _email.hostname or "localhost"
+        EMAIL_PORT = _email.port or {"smtps": 465, "smtp+tls": 587}.get(_email.scheme, 25)
+        EMAIL_HOST_USER = unquote(_email.username or "")
+        EMAIL_HOST_PASSWORD = unquote(_email.password or "")
+        EMAIL_USE_TLS = _email.scheme == "smtp+tls"
+        EMAIL_USE_SSL = _email.scheme == "smtps"
+    else:
+        raise ImproperlyConfigured(f"EMAIL_URL: unknown scheme {_email.scheme!r}")
+else:
+    EMAIL_BACKEND = os.environ.get(
+        "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend" if DEBUG
+        else "django.core.mail.backends.smtp.EmailBackend")
+    EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "mockloop <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = 3600  # a reset link works for an hour
 
 LOGGING = {
     "version": 1,

@@ -111,6 +111,21 @@
       if (window.htmx && document.body.contains(box)) htmx.trigger(box, "draft-save");
     });
     var form = box.form;
+    // The submit carries the text, so once it is on its way no autosave follows it (the click
+    // on Submit blurs the box, which would otherwise fire one at the same moment). The server
+    // treats a late draft as a no-op too; this just spares the request.
+    form.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.target === form) form.dataset.submitting = "1";
+    });
+    form.addEventListener("htmx:afterRequest", function (event) {
+      if (event.target === form && !event.detail.successful) delete form.dataset.submitting;
+    });
+    [box, document.getElementById("save-draft")].forEach(function (elt) {
+      if (!elt) return;
+      elt.addEventListener("htmx:confirm", function (event) {
+        if (form.dataset.submitting) event.preventDefault();
+      });
+    });
     form.addEventListener("htmx:sendError", function (event) {
       if (event.target !== form) return;
       var error = document.getElementById("submit-error");
@@ -140,7 +155,18 @@
     }
   }
 
+  // Scenario and constraints: folded on a phone so the answer box is on the first screen,
+  // open where there is room. (No inline script: the page is under a strict CSP.)
+  var WIDE = "(min-width: 48rem)";
+  function contextDisclosure() {
+    var details = document.getElementById("question-context");
+    if (!details || details.dataset.ready) return;
+    details.dataset.ready = "1";
+    if (window.matchMedia && window.matchMedia(WIDE).matches) details.open = true;
+  }
+
   function init() {
+    contextDisclosure();
     startTimer();
     setupAnswerBox();
     followUpShortcut();

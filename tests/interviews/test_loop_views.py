@@ -45,6 +45,45 @@ def submit(client, loop, position=1, text="I would leave headroom for network ji
 # --- Home ------------------------------------------------------------------------------------
 
 
+def test_home_shows_each_format_s_total_length_before_starting(cclient):
+    make_bank(topics=5, per_topic=3, time_limit_seconds=900)
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "5 questions × 15 min = 75 min" in html  # full loop: one per topic
+    assert "3 questions × 15 min = 45 min" in html  # topic drill
+    assert "1 question × 15 min = 15 min" in html
+
+
+def test_home_length_says_about_when_time_limits_differ(cclient):
+    bank = make_bank(topics=2, per_topic=1, time_limit_seconds=600)
+    from interviews.models import Question
+
+    Question.objects.filter(topic__bank=bank, topic__slug="topic-1").update(
+        time_limit_seconds=1200)
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "2 questions × 10–20 min ≈ 30 min" in html
+
+
+def test_a_long_bank_description_is_expandable_not_cut_off(cclient):
+    bank = make_bank(topics=1, per_topic=1)
+    words = [f"word{n}" for n in range(120)]
+    bank.description = " ".join(words[:50]) + "\n\n" + " ".join(words[50:])
+    bank.save()
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "word119" in html and "word0" in html  # every word is on the page
+    assert "…" not in html and "word39 ..." not in html
+    assert '<details class="more">' in html and "Read the full description" in html
+    lead = html.index("word39 ") if "word39 " in html else html.index("word39")
+    assert lead < html.index("Read the full description") < html.index("word40")
+
+
+def test_a_short_bank_description_has_nothing_to_expand(cclient):
+    bank = make_bank(topics=1, per_topic=1)
+    bank.description = "Short and complete."
+    bank.save()
+    html = cclient.get(reverse("interviews:home")).content.decode()
+    assert "Short and complete." in html and "Read the full description" not in html
+
+
 def test_home_lists_banks_formats_and_own_past_loops(cclient, bank, loop, other_candidate):
     services.loop_start(candidate=other_candidate, bank=bank, format=Loop.Format.SINGLE)
     finished = services.loop_start(candidate=loop.candidate, bank=bank,
@@ -109,9 +148,65 @@ def test_model_answer_and_mistakes_are_revealed_only_after_submitting(cclient, l
     assert "Model answer" not in html and snapshot["model_answer"][:30] not in html
     assert snapshot["mistakes"][0]["bad"] not in html
     submit(cclient, loop)
+    fake_score(Answer.objects.get(), pushback=None)  # nothing to follow up: it opens at once
     html = cclient.get(url("question", loop, 1)).content.decode()
     assert snapshot["model_answer"][:30] in html
     assert snapshot["mistakes"][0]["bad"] in html
+
+
+def model_answer_shown(client, loop, position=1):
+    snapshot = loop.loop_questions.get(position=position).snapshot
+    html = client.get(url("question", loop, position)).content.decode()
+    return snapshot["model_answer"][:30] in html and snapshot["mistakes"][0]["bad"] in html
+
+
+def test_model_answer_stays_closed_beside_the_reply_box_until_the_follow_up(cclient, loop):
+    submit(cclient, loop)
+    assert not model_answer_shown(cclient, loop)  # scoring under way: no pushback known yet
+    fake_score(Answer.objects.get())  # with a pushback
+    html = cclient.get(url("question", loop, 1)).content.decode()
+    assert "Reply to the interviewer" in html
+    assert not model_answer_shown(cclient, loop)
+    response = cclient.post(url("follow_up_submit", loop, 1),
+                            {"follow_up-text": "I would load test with tracing."})
+    assert response.status_code == 302
+    assert model_answer_shown(cclient, loop)
+
+
+def test_declining_the_follow_up_opens_the_model_answer_and_closes_the_reply(cclient, loop):
+    submit(cclient, loop)
+    fake_score(Answer.objects.get())
+    response = cclient.post(url("follow_up_decline", loop, 1), headers=HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    snapshot = loop.loop_questions.get(position=1).snapshot
+    assert snapshot["model_answer"][:30] in html and "Reply to the interviewer" not in html
+    assert model_answer_shown(cclient, loop)
+    # A reply sent afterwards (another tab) is refused with a reason, not stored.
+    response = cclient.post(url("follow_up_submit", loop, 1),
+                            {"follow_up-text": "Now that I have read the model answer..."})
+    assert response.status_code == 422
+    assert "chose to see the model answer" in response.content.decode()
+    assert not Answer.objects.filter(kind=Answer.Kind.FOLLOW_UP).exists()
+
+
+def test_declining_before_answering_changes_nothing(cclient, loop):
+    response = cclient.post(url("follow_up_decline", loop, 1))
+    assert response.status_code == 302
+    assert loop.loop_questions.get(position=1).follow_up_declined_at is None
+    assert not model_answer_shown(cclient, loop)
+
+
+def test_another_candidate_cannot_decline_my_follow_up(client, other_candidate, loop):
+    client.force_login(other_candidate)
+    assert client.post(url("follow_up_decline", loop, 1)).status_code == 404
+
+
+def test_a_finished_loop_shows_the_model_answer(cclient, loop):
+    submit(cclient, loop)
+    fake_score(Answer.objects.get())
+    services.loop_finish(loop=loop)
+    assert model_answer_shown(cclient, loop)
 
 
 def test_reloading_does_not_restart_the_countdown(cclient, loop):

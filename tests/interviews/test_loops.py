@@ -171,6 +171,31 @@ def test_draft_save_keeps_the_text_and_marks_activity(loop_question):
     assert loop_question.draft_saved_at is not None
 
 
+def test_a_draft_save_after_the_submit_is_a_no_op(loop_question):
+    # The click on Submit blurs the box: its autosave can reach the server after the answer.
+    services.answer_submit(loop_question=loop_question, text="The submitted answer.")
+    loop_question.refresh_from_db()
+    saved_at = loop_question.draft_saved_at
+    assert services.draft_save(loop_question=loop_question, text="The submitted answ") is False
+    loop_question.refresh_from_db()
+    assert loop_question.draft == "The submitted answer."
+    assert loop_question.draft_saved_at == saved_at
+    assert Answer.objects.get().text == "The submitted answer."
+
+
+def test_the_htmx_autosave_after_the_submit_says_submitted_not_saved(client, loop_question):
+    from django.urls import reverse
+
+    services.answer_submit(loop_question=loop_question, text="The submitted answer.")
+    client.force_login(loop_question.loop.candidate)
+    url = reverse("interviews:draft_save",
+                  args=[loop_question.loop.public_id, loop_question.position])
+    response = client.post(url, {"text": "late"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response.content == b"Answer submitted."
+    loop_question.refresh_from_db()
+    assert loop_question.draft == "The submitted answer."
+
+
 def test_idle_loop_is_resumable_until_it_expires(loop_question, settings):
     loop = loop_question.loop
     now = timezone.now()

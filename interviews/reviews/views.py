@@ -1,6 +1,6 @@
 """Interviewers' pages: the review queue, a loop to review, a scorecard per answer, and
-calibration. Thin: access through interviews.reviews.loops_reviewable_by (everything else is a
-404, never a 403, so nobody learns which loops exist), then a form or a template.
+calibration. Thin: access through services.loops_reviewable_by (everything else is a 404,
+never a 403, so nobody learns which loops exist), then a form or a template.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scoring import charts
 from scoring.calibration_store import calibration_report_for
 
-from .context_processors import is_interviewer
-from .models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
-from .review_forms import QueueFilterForm, ScorecardForm
-from .reviews import (
+from ..context_processors import is_interviewer
+from ..models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+from .forms import QueueFilterForm, ScorecardForm
+from .services import (
     ScorecardRefused,
     automatic_criteria,
     loops_reviewable_by,
