@@ -177,8 +177,9 @@ def calibration(request: HttpRequest) -> HttpResponse:
     if overall["n"]:
         context["scatter"] = charts.agreement_scatter(
             report["pairs"], title="Automatic total against the interviewer's rating",
-            desc=(f"{overall['n']} scorecards. Each dot is one scorecard: automatic total on "
-                  f"the horizontal axis, the interviewer's 1-4 rating on the vertical. Shaded "
+            desc=(f"{overall['n']} scorecards. Each dot marks the scorecards at one automatic "
+                  f"total (horizontal axis, to the whole point) and one interviewer's 1-4 "
+                  f"rating (vertical). Shaded "
                   f"cells are where the automatic rating matches. Pearson "
                   f"{_fmt(overall['pearson'])}, Spearman {_fmt(overall['spearman'])}, "
                   f"quadratic weighted kappa {_fmt(overall['qwk'])}."))

@@ -90,7 +90,7 @@ def test_report_groups_by_bank_and_question():
 def _world(monkeypatch):
     """Two interviewers reviewing loops of one bank with varied verdicts and ratings."""
     from interviews.models import Answer
-    from interviews.reviews import scorecard_submit
+    from interviews.reviews.services import scorecard_submit
     from tests.factories import UserFactory
     from tests.scoring.test_reports import build_bank, build_finished_loop
 
@@ -130,7 +130,7 @@ def _same(stored: dict, computed: dict) -> None:
 
 @pytest.mark.django_db
 def test_sql_report_matches_the_python_report_on_the_same_scorecards(monkeypatch):
-    from interviews.reviews import scorecard_rows_for_calibration
+    from interviews.reviews.services import scorecard_rows_for_calibration
     from scoring.calibration_store import calibration_report_for
 
     _world(monkeypatch)
@@ -150,7 +150,7 @@ def _same_figures(stored: dict, computed: dict) -> None:
 
 @pytest.mark.django_db
 def test_interviewer_figures_match_on_assigned_loops(monkeypatch):
-    from interviews.reviews import scorecard_rows_for_calibration
+    from interviews.reviews.services import scorecard_rows_for_calibration
     from scoring.calibration_store import calibration_report_for
 
     _, alice, bob = _world(monkeypatch)
@@ -163,7 +163,7 @@ def test_interviewer_figures_match_on_assigned_loops(monkeypatch):
 def test_interviewer_figures_match_on_a_see_all_bank_without_their_own_loop(monkeypatch):
     """A see-all bank is read from the running cells; the viewer's own loop is taken out."""
     from interviews.models import Answer
-    from interviews.reviews import scorecard_rows_for_calibration, scorecard_submit
+    from interviews.reviews.services import scorecard_rows_for_calibration, scorecard_submit
     from scoring.calibration_store import calibration_report_for
     from tests.scoring.test_reports import build_finished_loop
 
@@ -228,7 +228,7 @@ def test_calibration_page_hides_flips_of_questions_the_interviewer_did_not_score
 @pytest.mark.django_db
 def test_a_score_landing_after_the_scorecard_adds_the_point(monkeypatch):
     from interviews.models import Answer
-    from interviews.reviews import scorecard_submit
+    from interviews.reviews.services import scorecard_submit
     from scoring import services
     from scoring.models import CalibrationPoint
     from tests.factories import UserFactory
