@@ -144,9 +144,9 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("flush", interactive=False, verbosity=0)  # a clean slate in the kept db
-    from scoring import services as scoring_services
+    from scoring import enqueue as scoring_enqueue
 
-    scoring_services.send_task = lambda task, object_id: None  # no broker traffic
+    scoring_enqueue.enqueue = lambda name, object_id: True  # no broker traffic
     sessions = build_data(args.candidates, args.past_loops)
 
     from django.core.wsgi import get_wsgi_application

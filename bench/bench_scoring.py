@@ -1,5 +1,8 @@
 """Benchmark the default scoring engine: answers per second per core, median and p95 time per
-answer for a typical (~150-word) and a long (20,000-character) answer, and peak RSS.
+answer for a typical (~150-word) and a long (20,000-character) answer, and peak RSS; beside
+them, adversarial answers up to the 20,000-character limit (thousands of numbers, one
+20,000-digit number, long arithmetic chains, one 20,000-character word), each as a median and
+as a multiple of the typical answer's median (the aim: at most 10x).
 
 Also reference-only mode against a one-sentence reference (short-answer grading), where the
 engine adds the embedding model when it is installed: the model's one-off load time, a short
@@ -87,6 +90,26 @@ def fallback_spec() -> QuestionSpec:
     )
 
 
+def adversarial_answers() -> dict[str, str]:
+    """Hostile answers up to the 20,000-character limit, built deterministically."""
+    limit = 20000
+    numbers = " ".join(f"{(i * 37) % 997 + 1}ms" for i in range(5000))[:limit]
+    bare = " ".join(str((i * 13) % 97 + 1) for i in range(8000))[:limit]
+    sums = " + ".join(str(i % 9 + 1) for i in range(6000))[: limit - 10] + " = 100"
+    products = " x ".join(str(i % 8 + 2) for i in range(6000))[: limit - 10] + " = 100"
+    prose = ("At 50k QPS and 40 per GPU that's 1,250 GPUs, so 20% headroom gives 1,500; "
+             "7ms vs 12ms is 42% faster, 2ms + 3ms + 5ms = 10ms. ")
+    return {
+        "thousands_of_numbers": numbers,
+        "thousands_of_bare_numbers": bare,
+        "one_20000_digit_number": "9" * limit,
+        "long_sum_chain": sums,
+        "long_product_chain": products,
+        "arithmetic_prose_repeated": (prose * (limit // len(prose) + 1))[:limit],
+        "one_20000_char_word": "a" * limit,
+    }
+
+
 def time_answers(engine: object, spec: QuestionSpec, answer: str, runs: int) -> list[float]:
     durations = []
     for _ in range(runs):
@@ -123,6 +146,12 @@ def main() -> None:
         "long_answer_median_ms": round(statistics.median(short_long) * 1000, 3),
         "long_answer_p95_ms": round(percentile(short_long, 0.95) * 1000, 3),
     })
+    adversarial: dict[str, dict[str, float]] = {}
+    typical_median = statistics.median(typical)
+    for name, answer in adversarial_answers().items():
+        median = statistics.median(time_answers(engine, spec, answer, 7))
+        adversarial[name] = {"median_ms": round(median * 1000, 3),
+                             "over_typical": round(median / typical_median, 1)}
     cpu_started = time.process_time()
     wall_started = time.perf_counter()
     count = 0
@@ -141,6 +170,9 @@ def main() -> None:
         "long_median_ms": round(statistics.median(long) * 1000, 3),
         "long_p95_ms": round(percentile(long, 0.95) * 1000, 3),
         "long_over_typical": round(statistics.median(long) / statistics.median(typical), 1),
+        "adversarial": adversarial,
+        "worst_over_typical": max(max(v["over_typical"] for v in adversarial.values()),
+                                  round(statistics.median(long) / typical_median, 1)),
         "short_reference": short,
         "max_rss_mb": round(rss_kb / 1024, 1),
     }, indent=2))

@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from .bankfiles import BankFileError, bank_export, bank_import_text
+from .bankfiles import MAX_FILE_BYTES, BankFileError, bank_export, bank_import_text
 from .context_processors import INTERVIEWER_GROUP
 from .models import (
     Answer,
@@ -52,8 +52,10 @@ class CompensationBandInline(admin.StackedInline):
 
 
 class BankImportForm(forms.Form):
-    file = forms.FileField(label="Bank file (YAML)",
-                           help_text="Validated as a whole; nothing is written if any part fails.")
+    file = forms.FileField(
+        label="Bank file (YAML)",
+        help_text=f"Up to {MAX_FILE_BYTES // 1000:,} KB. Validated as a whole; nothing is "
+                  "written if any part fails.")
 
 
 @admin.register(Bank)
@@ -95,7 +97,8 @@ class BankAdmin(admin.ModelAdmin):
         form = BankImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             try:
-                summary = bank_import_text(form.cleaned_data["file"].read())
+                # Read no more than the limit (plus a byte to notice a larger file).
+                summary = bank_import_text(form.cleaned_data["file"].read(MAX_FILE_BYTES + 1))
             except BankFileError as error:
                 errors = error.errors
             else:

@@ -12,15 +12,48 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 import yaml
-from django.db import transaction
+from django.db import DataError, IntegrityError, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.fields import FieldInfo
 
 from .models import Bank, CompensationBand, PanelPersona, Question, RubricCriterion, Topic
 
+# Checked before the YAML is turned into objects, so a hostile file costs little: the bundled
+# bank is 0.25 MB, nesting depth 8 and about 6,600 YAML nodes.
+MAX_FILE_BYTES = 1_000_000
+MAX_DEPTH = 20
+MAX_NODES = 50_000
+
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-Slug = Annotated[str, Field(pattern=SLUG_PATTERN, max_length=100)]
 Text = Annotated[str, Field(max_length=20_000)]
-MAX_FILE_BYTES = 2_000_000
+
+
+def column(model: type[models.Model], name: str, **extra: Any) -> FieldInfo:
+    """The limits of a model column as a pydantic constraint, so the file format and the
+    database cannot drift apart (a CharField's max_length, an integer field's range)."""
+    model_field = model._meta.get_field(name)
+    limits: dict[str, Any] = {}
+    if getattr(model_field, "max_length", None):
+        limits["max_length"] = model_field.max_length
+    # PostgreSQL's ranges (the strictest supported backend; SQLite would take more).
+    low, high = BaseDatabaseOperations.integer_field_ranges.get(
+        model_field.get_internal_type(), (None, None))
+    if low is not None:
+        limits["ge"] = low
+    if high is not None:
+        limits["le"] = high
+    for key, value in extra.items():  # the format may be stricter than the column
+        if key in {"max_length", "le"} and key in limits:
+            value = min(value, limits[key])
+        elif key == "ge" and key in limits:
+            value = max(value, limits[key])
+        limits[key] = value
+    return Field(**limits)
+
+
+def slug(model: type[models.Model], name: str = "slug") -> Any:
+    return Annotated[str, column(model, name, pattern=SLUG_PATTERN)]
 
 
 class BankFileError(Exception):
@@ -32,7 +65,8 @@ class BankFileError(Exception):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    # NaN and infinities parse as YAML floats but PostgreSQL refuses them in JSON snapshots.
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False, allow_inf_nan=False)
 
 
 class MistakeIn(_Strict):
@@ -46,14 +80,14 @@ class FaqIn(_Strict):
 
 
 class CriterionIn(_Strict):
-    key: Slug
-    label: Annotated[str, Field(min_length=1, max_length=200)]
+    key: slug(RubricCriterion, "key")
+    label: Annotated[str, column(RubricCriterion, "label", min_length=1)]
     kind: Literal["concept", "numeric", "pitfall"] = "concept"
     weight: Annotated[float, Field(gt=0, le=100)]
     checks: Text = ""
     phrases: list[Annotated[str, Field(min_length=1, max_length=200)]] = []
     expected: float | None = None
-    unit: Annotated[str, Field(max_length=30)] = ""
+    unit: Annotated[str, column(RubricCriterion, "unit")] = ""
     tolerance_percent: Annotated[float, Field(ge=0, le=100)] | None = None
     feedback_hit: Text = ""
     feedback_miss: Text = ""
@@ -74,16 +108,17 @@ class CriterionIn(_Strict):
 
 
 class QuestionIn(_Strict):
-    slug: Slug
+    slug: slug(Question)
     prompt: Annotated[str, Field(min_length=1, max_length=2000)]
     verbatim: bool = False
-    company: Annotated[str, Field(max_length=200)] = ""
-    team: Annotated[str, Field(max_length=200)] = ""
-    when: Annotated[str, Field(max_length=60)] = ""
+    company: Annotated[str, column(Question, "company")] = ""
+    team: Annotated[str, column(Question, "team")] = ""
+    when: Annotated[str, column(Question, "when")] = ""
     scenario: Text = ""
     constraints: list[Text] = []
     difficulty: Literal["entry", "mid", "senior", "staff"] = "senior"
-    time_limit_seconds: Annotated[int, Field(ge=60, le=7200)] = 600
+    time_limit_seconds: Annotated[int, column(Question, "time_limit_seconds", ge=60,
+                                              le=7200)] = 600
     model_answer: Text = ""
     pushback: list[Text] = []
     mistakes: list[MistakeIn] = []
@@ -105,15 +140,15 @@ class QuestionIn(_Strict):
 
 
 class TopicIn(_Strict):
-    slug: Slug
-    title: Annotated[str, Field(min_length=1, max_length=200)]
+    slug: slug(Topic)
+    title: Annotated[str, column(Topic, "title", min_length=1)]
     description: Text = ""
     questions: list[QuestionIn] = []
 
 
 class PersonaIn(_Strict):
     role: Literal["hiring_manager", "bar_raiser", "tech_lead", "sre", "peer"]
-    name: Annotated[str, Field(min_length=1, max_length=100)]
+    name: Annotated[str, column(PanelPersona, "name", min_length=1)]
     weighs_most: Text = ""
     strictness: Annotated[float, Field(ge=0, le=1)] = 0.5
     topic_weights: dict[str, Annotated[float, Field(ge=0, le=10)]] = {}
@@ -123,10 +158,12 @@ class PersonaIn(_Strict):
 
 class CompensationIn(_Strict):
     currency: Annotated[str, Field(pattern=r"^[A-Z]{3}$")] = "USD"
-    base: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
+    base: tuple[Annotated[int, column(CompensationBand, "base_min")],
+                Annotated[int, column(CompensationBand, "base_max")]]
     equity_percent: tuple[Annotated[float, Field(ge=0, le=100)],
                           Annotated[float, Field(ge=0, le=100)]]
-    sign_on: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
+    sign_on: tuple[Annotated[int, column(CompensationBand, "sign_on_min")],
+                   Annotated[int, column(CompensationBand, "sign_on_max")]]
     source: Text = ""
 
     @field_validator("base", "equity_percent", "sign_on")
@@ -138,10 +175,10 @@ class CompensationIn(_Strict):
 
 
 class BankIn(_Strict):
-    slug: Slug
-    title: Annotated[str, Field(min_length=1, max_length=200)]
-    role: Annotated[str, Field(min_length=1, max_length=200)]
-    version: Annotated[int, Field(ge=1)] = 1
+    slug: slug(Bank)
+    title: Annotated[str, column(Bank, "title", min_length=1)]
+    role: Annotated[str, column(Bank, "role", min_length=1)]
+    version: Annotated[int, column(Bank, "version", ge=1)] = 1
     published: bool = False
     decision_rule: Literal["majority", "bar_raiser_veto"] = "majority"
     reviewers_see_all_loops: bool = False
@@ -217,6 +254,8 @@ def _format_error(error: dict[str, Any]) -> str:
         message = "not a three-letter currency code"
     elif kind in _MESSAGES:
         message = _MESSAGES[kind]
+    elif kind == "string_too_long":
+        message = f"longer than {error['ctx']['max_length']:,} characters"
     elif kind == "value_error":
         message = str(error["msg"]).removeprefix("Value error, ")
     else:
@@ -224,30 +263,106 @@ def _format_error(error: dict[str, Any]) -> str:
     return f"{location}: {message}"
 
 
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _BankLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """YAML's safe loader, refusing duplicate keys (YAML would silently keep the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first on line {seen[key]})",
+                    key_node.start_mark)
+            if isinstance(key, str | int | float | bool):
+                seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+_BankLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                            _BankLoader.construct_mapping)
+
+
+def _check_shape(text: str) -> None:
+    """Depth and size from the event stream, before any object is built (building recurses,
+    so 3,000 nested brackets would be a RecursionError; a million-item list takes seconds)."""
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        if isinstance(event, yaml.AliasEvent):
+            # An alias repeats a subtree without its cost in bytes ("billion laughs").
+            mark = event.start_mark
+            raise BankFileError([f"line {mark.line + 1}, column {mark.column + 1}: YAML "
+                                 "aliases (*name) are not supported in bank files"])
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                raise BankFileError([f"line {mark.line + 1}, column {mark.column + 1}: nested "
+                                     f"more than {MAX_DEPTH} levels deep"])
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        if isinstance(event, yaml.NodeEvent):
+            nodes += 1
+            if nodes > MAX_NODES:
+                mark = event.start_mark
+                raise BankFileError([f"line {mark.line + 1}: more than {MAX_NODES:,} items; "
+                                     "a bank file is far smaller (split it into several banks)"])
+
+
+def _check_text(value: Any, path: str = "") -> list[str]:
+    """PostgreSQL stores no NUL character, in text or in JSON."""
+    if isinstance(value, str):
+        return [f"{path or '(file)'}: contains a NUL character"] if "\x00" in value else []
+    if isinstance(value, dict):
+        return [error for key, item in value.items()
+                for error in _check_text(key, path) + _check_text(
+                    item, f"{path}.{key}" if path else str(key))]
+    if isinstance(value, list):
+        return [error for i, item in enumerate(value)
+                for error in _check_text(item, f"{path}[{i}]")]
+    return []
+
+
+def _too_large() -> BankFileError:
+    return BankFileError([f"(file): larger than the {MAX_FILE_BYTES // 1000:,} KB limit for a "
+                          "bank file"])
+
+
 def parse_bank(text: str | bytes) -> BankIn:
     """Parse and validate a whole bank file; raise BankFileError listing every problem."""
     if isinstance(text, bytes):
         if len(text) > MAX_FILE_BYTES:
-            raise BankFileError([f"(file): larger than {MAX_FILE_BYTES // 1_000_000} MB"])
+            raise _too_large()
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise BankFileError(["(file): not UTF-8 text"]) from None
-    if len(text) > MAX_FILE_BYTES:
-        raise BankFileError([f"(file): larger than {MAX_FILE_BYTES // 1_000_000} MB"])
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise _too_large()
     try:
-        raw = yaml.safe_load(text)
+        _check_shape(text)
+        raw = yaml.load(text, Loader=_BankLoader)  # noqa: S506 - a safe loader, subclassed
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(file)"
         problem = getattr(error, "problem", None) or "not valid YAML"
+        if "nesting depth" in problem:  # libyaml looks ahead and stops at its own limit
+            problem = f"nested more than {MAX_DEPTH} levels deep"
         raise BankFileError([f"{where}: {problem}"]) from None
     if not isinstance(raw, dict):
         raise BankFileError(["(file): a bank file is a mapping with slug, title, role, topics"])
+    errors = _check_text(raw)
     try:
-        return BankIn.model_validate(raw)
+        bank = BankIn.model_validate(raw)
     except ValidationError as error:
-        raise BankFileError([_format_error(e) for e in error.errors()]) from None
+        errors += [_format_error(e) for e in error.errors()]
+    if errors:
+        raise BankFileError(errors)
+    return bank
 
 
 # --- Import --------------------------------------------------------------------------------
@@ -403,9 +518,20 @@ def _question_update(question: Question, data: QuestionIn, *, topic: Topic, orde
         )
 
 
-def bank_import_text(text: str | bytes) -> ImportSummary:
-    """Validate the whole file first; write only if every part of it is valid."""
-    return bank_import(data=parse_bank(text))
+def bank_import_text(text: str | bytes, *, dry_run: bool = False) -> ImportSummary:
+    """Validate the whole file first; write only if every part of it is valid. The admin
+    upload and `import_bank` both come through here, so they report the same errors."""
+    data = parse_bank(text)
+    try:
+        with transaction.atomic():
+            summary = bank_import(data=data)
+            if dry_run:
+                transaction.set_rollback(True)
+    except (DataError, IntegrityError) as error:
+        # Validation mirrors the columns, so this is a bug in the mirror: still no traceback,
+        # and the transaction has written nothing.
+        raise BankFileError([f"(file): the database refused a value ({error})"]) from None
+    return summary
 
 
 # --- Export --------------------------------------------------------------------------------

@@ -3,40 +3,116 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 
 from . import throttle
 from .models import Bank, Loop, Topic
 
+THROTTLED_MESSAGE = ("Too many failed attempts. For your security, wait %(minutes)s minutes "
+                     "before trying again.")
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing guesses at speed per account and per address."""
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": (
-            "Too many failed log-in attempts. For your security, wait %(minutes)s minutes "
-            "before trying again."
-        ),
-    }
+THROTTLED_LOGIN_MESSAGE = ("Too many failed log-in attempts. For your security, wait "
+                           "%(minutes)s minutes before trying again.")
+
+
+class ThrottledLoginMixin:
+    """Checks the shared throttle before Django's own credential check, counts the outcome.
+
+    Mixed into the site's and the admin's login forms so both ways in share one policy.
+    """
 
     throttled = False
+    request: Any
+    cleaned_data: dict[str, Any]
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
         address = throttle.client_address(self.request)
-        if throttle.is_locked(username=username, address=address):
-            self.throttled = True
-            raise ValidationError(self.error_messages["throttled"], code="throttled",
-                                  params={"minutes": throttle.lockout_minutes()})
         try:
-            cleaned = super().clean()
+            throttle.login_check(username=username, address=address)
+        except throttle.Throttled as refused:
+            self.throttled = True
+            raise ValidationError(THROTTLED_LOGIN_MESSAGE, code="throttled",
+                                  params={"minutes": refused.minutes}) from None
+        try:
+            cleaned = super().clean()  # type: ignore[misc]
         except ValidationError:
-            throttle.record_failure(username=username, address=address)
+            throttle.login_failed(username=username, address=address)
             raise
-        throttle.record_success(username=username, address=address)
+        throttle.login_succeeded(username=username, address=address)
         return cleaned
+
+
+class ThrottledAuthenticationForm(ThrottledLoginMixin, AuthenticationForm):
+    """Django's login form, refusing guesses at speed per account and per address."""
+
+
+class ThrottledAdminAuthenticationForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's login form (staff only), under the same throttle as the site's."""
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Password change: a wrong old password counts as a failed login for the account."""
+
+    throttled = False
+
+    def __init__(self, user: Any, *args: Any, request: HttpRequest | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        username = self.user.get_username()
+        address = throttle.client_address(self.request)
+        try:
+            throttle.login_check(username=username, address=address)
+        except throttle.Throttled as refused:
+            self.throttled = True
+            raise ValidationError(THROTTLED_MESSAGE, code="throttled",
+                                  params={"minutes": refused.minutes}) from None
+        try:
+            old_password = super().clean_old_password()
+        except ValidationError:
+            throttle.login_failed(username=username, address=address)
+            raise
+        throttle.login_succeeded(username=username, address=address)
+        return old_password
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Reset requests are rate-limited per address and per e-mail, whether or not it exists."""
+
+    throttled = False
+
+    def __init__(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        try:
+            throttle.rate_limit(
+                action="password-reset",
+                keys=[f"address:{throttle.client_address(self.request)}", f"email:{email}"],
+                limit=settings.MOCKLOOP_PASSWORD_RESET_MAX_REQUESTS,
+                window=settings.MOCKLOOP_PASSWORD_RESET_WINDOW_SECONDS)
+        except throttle.Throttled as refused:
+            self.throttled = True
+            raise ValidationError(
+                "Too many reset requests. Wait %(minutes)s minutes, then check your inbox "
+                "(and spam folder) before asking again.", code="throttled",
+                params={"minutes": refused.minutes}) from None
+        return email
 
 
 class SignUpForm(UserCreationForm):

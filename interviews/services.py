@@ -221,6 +221,7 @@ def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = No
     if loop.status != Loop.Status.IN_PROGRESS:
         return loop_question
     with transaction.atomic():
+        _touch(loop, now)  # the loop row first: every writer locks loop, then question
         if loop_question.started_at is None:
             updated = LoopQuestion.objects.filter(pk=loop_question.pk,
                                                   started_at__isnull=True).update(started_at=now)
@@ -228,7 +229,6 @@ def loop_question_show(*, loop_question: LoopQuestion, now: datetime | None = No
                 loop_question.started_at = now
             else:  # another tab started it first
                 loop_question.refresh_from_db(fields=["started_at"])
-        _touch(loop, now)
     return loop_question
 
 
@@ -243,11 +243,12 @@ def draft_save(*, loop_question: LoopQuestion, text: str, now: datetime | None =
     text = text.replace("\x00", "")[:DRAFT_MAX_CHARS]
     answered = Answer.objects.filter(loop_question=OuterRef("pk"), kind=Answer.Kind.INITIAL)
     with transaction.atomic():
+        # Lock order matches answer_submit (loop row, then question row); the other order
+        # deadlocks against a submit racing this autosave.
+        _touch(loop_question.loop, now)
         # One conditional UPDATE: no read-then-write window for a submit to slip into.
         saved = LoopQuestion.objects.filter(pk=loop_question.pk).exclude(Exists(answered)).update(
             draft=text, draft_saved_at=now)
-        if saved:
-            _touch(loop_question.loop, now)
     if saved:
         loop_question.draft, loop_question.draft_saved_at = text, now
     return bool(saved)

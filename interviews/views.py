@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordChangeView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.db.models import Avg, Count, Exists, Max, Min, OuterRef, Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -27,10 +27,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from scoring.models import ScoreResult
-from scoring.services import answer_retry_scoring, effective_total
+from scoring.results import loop_total, question_result
+from scoring.services import answer_retry_scoring
 
-from . import feedback, practice, services
-from .forms import AnswerForm, DraftForm, SignUpForm, StartLoopForm, ThrottledAuthenticationForm
+from . import feedback, practice, services, throttle
+from .forms import (
+    AnswerForm,
+    DraftForm,
+    SignUpForm,
+    StartLoopForm,
+    ThrottledAuthenticationForm,
+    ThrottledPasswordChangeForm,
+    ThrottledPasswordResetForm,
+)
 from .models import Answer, Bank, Loop, LoopQuestion, Topic
 
 PAST_LOOPS_SHOWN = 50
@@ -44,18 +53,37 @@ ALREADY_ANSWERED = ("This question was already answered (perhaps in another tab 
 # --- Accounts ------------------------------------------------------------------------------
 
 
-class ThrottledLoginView(LoginView):
-    authentication_form = ThrottledAuthenticationForm
-    redirect_authenticated_user = True
+class ThrottledFormMixin:
+    """Gives the form the request (for the client address) and answers a throttled form 429."""
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()  # type: ignore[misc]
+        kwargs["request"] = self.request  # type: ignore[attr-defined]
+        return kwargs
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
+        response = super().form_invalid(form)  # type: ignore[misc]
         if getattr(form, "throttled", False):
             response.status_code = 429
         return response
 
 
+class ThrottledLoginView(ThrottledFormMixin, LoginView):
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+
+
+class ThrottledPasswordChangeView(ThrottledFormMixin, PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+
+class ThrottledPasswordResetView(ThrottledFormMixin, PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+
+
 login_view = ThrottledLoginView.as_view()
+password_change = ThrottledPasswordChangeView.as_view()
+password_reset = ThrottledPasswordResetView.as_view()
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,11 +91,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("interviews:home")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()  # no group: every sign-up is a candidate
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Pick a bank and a format to start your first loop.")
-        return redirect("interviews:home")
+    if request.method == "POST":
+        try:
+            throttle.rate_limit(action="signup", keys=[throttle.client_address(request)],
+                                limit=settings.MOCKLOOP_SIGNUP_MAX_PER_ADDRESS,
+                                window=settings.MOCKLOOP_SIGNUP_WINDOW_SECONDS)
+        except throttle.Throttled as refused:
+            form = SignUpForm(request.POST)
+            form.add_error(None, f"Too many sign-ups from your network. Try again in "
+                                 f"{refused.minutes} minutes.")
+            return TemplateResponse(request, "registration/signup.html", {"form": form},
+                                    status=429)
+        if form.is_valid():
+            user = form.save()  # no group: every sign-up is a candidate
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request,
+                             "Welcome! Pick a bank and a format to start your first loop.")
+            return redirect("interviews:home")
     return TemplateResponse(request, "registration/signup.html", {"form": form},
                             status=400 if form.errors else 200)
 
@@ -76,21 +116,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _loop_score(loop: Loop) -> float | None:
-    """Mean of the question scores that exist (a follow-up can recover part of a miss)."""
-    totals = []
-    for loop_question in loop.loop_questions.all():
-        by_kind = {answer.kind: answer for answer in loop_question.answers.all()}
-        initial, follow_up = by_kind.get(Answer.Kind.INITIAL), by_kind.get(Answer.Kind.FOLLOW_UP)
-        initial_total = _score_total(initial)
-        total = effective_total(initial_total, _score_total(follow_up))
-        if total is not None:
-            totals.append(total)
-    return round(sum(totals) / len(totals)) if totals else None
-
-
-def _score_total(answer: Answer | None) -> float | None:
-    score = answer.scored_result if answer is not None else None
-    return score.total if score is not None else None
+    """The loop's score as its debrief counts it (scoring.results: follow-ups, interviewers'
+    overrides, and, once the loop is closed, unanswered questions as 0)."""
+    return loop_total(loop.loop_questions.all(),
+                      unanswered_as_zero=loop.status != Loop.Status.IN_PROGRESS)
 
 
 DESCRIPTION_LEAD_WORDS = 40
@@ -150,8 +179,8 @@ def home(request: HttpRequest) -> HttpResponse:
     suggestion = next((weak for weak in practice.weak_criteria_for(candidate=request.user)
                        if weak["bank_slug"] in by_slug), None)
     answers = Answer.objects.select_related("score").only(
-        "id", "kind", "loop_question_id", "scoring_status", "score__id", "score__total",
-        "score__answer_id")
+        "id", "kind", "text", "loop_question_id", "scoring_status", "score__id", "score__total",
+        "score__rating", "score__criteria", "score__answer_id").prefetch_related("scorecards")
     loops_qs = (Loop.objects.for_candidate(request.user).select_related("bank", "topic")
                 .prefetch_related(Prefetch(
                     "loop_questions",
@@ -234,16 +263,13 @@ def loop_detail(request: HttpRequest, public_id: Any) -> HttpResponse:
         return redirect(_question_url(loop, current))
     loop_questions = list(
         LoopQuestion.objects.filter(loop=loop).order_by("position").prefetch_related(
-            Prefetch("answers", queryset=Answer.objects.select_related("score"))))
+            Prefetch("answers", queryset=Answer.objects.select_related("score")
+                     .prefetch_related("scorecards"))))
     rows = []
     for loop_question in loop_questions:
-        by_kind = {answer.kind: answer for answer in loop_question.answers.all()}
-        initial = by_kind.get(Answer.Kind.INITIAL)
-        rows.append({
-            "loop_question": loop_question, "initial": initial,
-            "total": effective_total(_score_total(initial),
-                                     _score_total(by_kind.get(Answer.Kind.FOLLOW_UP))),
-        })
+        result = question_result(loop_question.answers.all())
+        rows.append({"loop_question": loop_question, "initial": result.initial,
+                     "total": result.total, "reviewed": result.reviewed})
     return TemplateResponse(request, "interviews/loop_detail.html", {"loop": loop, "rows": rows})
 
 
@@ -265,8 +291,8 @@ def loop_finish(request: HttpRequest, public_id: Any) -> HttpResponse:
 
 
 def _answers(loop_question: LoopQuestion) -> dict[str, Answer]:
-    return {answer.kind: answer
-            for answer in loop_question.answers.select_related("score").order_by("id")}
+    return {answer.kind: answer for answer in loop_question.answers.select_related("score")
+            .prefetch_related("scorecards").order_by("id")}
 
 
 def _answer_panel(answer: Answer | None, *, offset: int = 0) -> dict[str, Any] | None:
@@ -308,12 +334,9 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
     follow_up_panel = _answer_panel(follow_up, offset=len(initial.text) + 2 if initial else 0)
     pushback = services.pushback_for(initial) if initial else None
     pending = any(p and p["pending"] for p in (initial_panel, follow_up_panel))
-    question_total = None
-    if initial_panel and initial_panel["score"]:
-        question_total = effective_total(
-            initial_panel["score"].total,
-            follow_up_panel["score"].total if follow_up_panel and follow_up_panel["score"]
-            else None)
+    result = question_result(answers.values())
+    question_total = result.total if initial_panel and initial_panel["score"] else None
+    review = _interviewer_review(loop, result, initial_panel, follow_up_panel)
     if form is None and initial is None:
         form = AnswerForm(initial={"text": loop_question.draft})
     if (follow_up_form is None and follow_up is None and pushback
@@ -324,7 +347,7 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "position": position, "total": total, "progress": progress,
         "is_open": is_open, "form": form, "follow_up_form": follow_up_form,
         "initial": initial_panel, "follow_up": follow_up_panel, "pushback": pushback,
-        "question_total": question_total, "pending": pending,
+        "question_total": question_total, "pending": pending, "review": review,
         "model_answer_open": services.model_answer_open(
             loop_question=loop_question, answers=answers, pushback=pushback, loop_open=is_open),
         "announce": announce, "notice": notice,
@@ -338,6 +361,25 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "draft_saved_ms": int(loop_question.draft_saved_at.timestamp() * 1000)
         if loop_question.draft_saved_at else 0,
     }
+
+
+def _interviewer_review(loop: Loop, result: Any, initial_panel: dict[str, Any] | None,
+                        follow_up_panel: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Once an interviewer has scored this question: their rating and notes, and the rubric
+    rows showing their verdicts (the automatic ones are replaced, as in the debrief)."""
+    if not result.reviewed:
+        return None
+    from scoring.reports import interviewer_labels
+
+    labels = interviewer_labels(loop)
+    for panel in (initial_panel, follow_up_panel):
+        if panel and panel["score"] is not None and panel["score"] is result.verdict_source:
+            panel["criteria"] = feedback.criteria_rows(list(result.criteria),
+                                                       answer_kind=panel["answer"].kind)
+    return {"rating": result.rating, "changed": len(result.changed), "cards": [
+        {"label": labels.get(card.interviewer_id, "An interviewer"), "rating": card.rating,
+         "recommendation": card.get_recommendation_display(), "notes": card.notes}
+        for card in result.scorecards]}
 
 
 def _clock(seconds: int) -> str:

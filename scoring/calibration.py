@@ -1,6 +1,6 @@
 """How well the automatic scorer agrees with interviewers, in plain Python (no ORM).
 
-Input: rows as produced by interviews.reviews.scorecard_rows_for_calibration, one per human
+Input: rows as produced by interviews.reviews.services.scorecard_rows_for_calibration, one per human
 scorecard: the automatic total (0-100), rating (1-4) and verdicts beside the interviewer's
 rating and verdicts. Output: Pearson and Spearman between the automatic total and the human
 rating, quadratic weighted kappa between the two 1-4 ratings, overall, per bank and per
@@ -98,3 +98,25 @@ def calibration_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "most_flipped": [c for c in flips if c["flips"]],
         "pairs": [(float(r["auto_total"]), int(r["human_rating"])) for r in rows],
     }
+
+
+def qwk_from_counts(counts: Mapping[tuple[int, int], int], min_rating: int = 1,
+                    max_rating: int = 4) -> float | None:
+    """Quadratic weighted kappa from a confusion matrix {(auto, human): count}: the same
+    figure as metrics.quadratic_weighted_kappa on the expanded lists, in O(cells)."""
+    total = sum(counts.values())
+    if not total:
+        return None
+    size = max_rating - min_rating + 1
+    hist_a = Counter[int]()
+    hist_b = Counter[int]()
+    for (a, b), n in counts.items():
+        hist_a[a] += n
+        hist_b[b] += n
+    numerator = denominator = 0.0
+    for i in range(min_rating, max_rating + 1):
+        for j in range(min_rating, max_rating + 1):
+            weight = (i - j) ** 2 / (size - 1) ** 2
+            numerator += weight * counts.get((i, j), 0)
+            denominator += weight * hist_a[i] * hist_b[j] / total
+    return 1.0 if denominator == 0 else 1.0 - numerator / denominator

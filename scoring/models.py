@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from interviews.models import Answer, Loop
+from interviews.models import Answer, Bank, Loop, Scorecard
 
 
 class ScoreResult(models.Model):
@@ -58,6 +59,13 @@ class Debrief(models.Model):
     error = models.TextField("failure reason", blank=True)
     created_at = models.DateTimeField("requested", auto_now_add=True)
     ready_at = models.DateTimeField("ready", null=True, blank=True)
+    provisional = models.BooleanField(
+        "provisional", default=False,
+        help_text="Written while some answers were still being scored; a new version follows "
+                  "when their scores land.")
+    pending_questions = models.JSONField(
+        "questions still being scored", default=list, blank=True,
+        help_text="Positions of the questions this version had no score for.")
 
     class Meta:
         ordering = ["loop", "-version"]
@@ -66,6 +74,61 @@ class Debrief(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["loop", "version"], name="debrief_version_per_loop"),
         ]
+        indexes = [
+            # The sweep's and the metrics' look-up: few rows, so a small partial index.
+            models.Index(fields=["ready_at"], name="debrief_provisional",
+                         condition=Q(provisional=True)),
+        ]
 
     def __str__(self) -> str:
         return f"Debrief v{self.version} of {self.loop}"
+
+
+class CalibrationPoint(models.Model):
+    """One scorecard beside the automatic score it judged, in narrow columns: written when
+    both exist (scoring.calibration_store), so the calibration page aggregates these in SQL
+    instead of loading every answer's text, snapshot and evidence."""
+
+    scorecard = models.OneToOneField(Scorecard, on_delete=models.CASCADE,
+                                     related_name="calibration_point", verbose_name="scorecard")
+    loop = models.ForeignKey(Loop, on_delete=models.CASCADE, related_name="+",
+                             verbose_name="loop")
+    bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="+",
+                             verbose_name="bank")
+    question = models.CharField("question slug", max_length=200)
+    interviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                    related_name="+", verbose_name="interviewer")
+    auto_total = models.FloatField("automatic total")
+    auto_rating = models.PositiveSmallIntegerField("automatic rating")
+    human_rating = models.PositiveSmallIntegerField("interviewer's rating")
+
+    class Meta:
+        verbose_name = "calibration point"
+        verbose_name_plural = "calibration points"
+        indexes = [
+            models.Index(fields=["bank", "question"], name="calib_point_question"),
+            models.Index(fields=["interviewer", "bank", "question"],
+                         name="calib_point_interviewer"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.auto_total:.0f} vs {self.human_rating}/4 on {self.question}"
+
+
+class CriterionJudgement(models.Model):
+    """One criterion of a calibration point: the automatic verdict and the interviewer's."""
+
+    point = models.ForeignKey(CalibrationPoint, on_delete=models.CASCADE,
+                              related_name="judgements", verbose_name="calibration point")
+    key = models.CharField("criterion key", max_length=100)
+    label = models.CharField("criterion", max_length=300)
+    auto_verdict = models.CharField("automatic verdict", max_length=20, blank=True)
+    human_verdict = models.CharField("interviewer's verdict", max_length=20, blank=True)
+    flipped = models.BooleanField("flipped", default=False)
+
+    class Meta:
+        verbose_name = "criterion judgement"
+        verbose_name_plural = "criterion judgements"
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.auto_verdict} → {self.human_verdict}"

@@ -51,21 +51,30 @@ VERDICT_RANK: dict[str, int] = {"contradicted": 0, "missed": 1, "partly": 2, "ma
 ROLE_KEYWORDS: dict[str, tuple[str, ...]] = {
     "sre": ("monitor", "alert", "rollout", "roll out", "rollback", "roll back", "canary", "slo",
             "observab", "on-call", "incident", "health", "failover", "dashboard", "stabiliz",
-            "autoscal", "drain", "p99", "error budget"),
+            "autoscal", "drain", "p99", "error budget", "paging", "page ", "pager"),
     "tech_lead": ("architecture", "batch", "cache", "throughput", "queue", "shard", "memory",
-                  "gpu", "kernel", "kv", "quantiz", "scal", "parallel", "replica"),
+                  "gpu", "kernel", "kv", "quantiz", "scal", "parallel", "replica", "engine",
+                  "capacity", "fleet", "vllm", "tensorrt"),
     "hiring_manager": ("trade-off", "tradeoff", "trade off", "cost", "measure", "plan", "budget",
-                       "requirement", "headroom", "priorit", "risk"),
+                       "requirement", "headroom", "priorit", "risk", "versus", "instead of"),
     "peer": ("explain", "assumption", "test", "simple", "clarif", "document", "load test",
-             "benchmark"),
+             "benchmark", "step", "interface"),
     "bar_raiser": (),
 }
 ROLE_FOCUS: dict[str, str] = {
     "hiring_manager": "judgement about trade-offs and the measurement plan",
-    "bar_raiser": "completeness, with no key point left out",
-    "tech_lead": "the architecture and the capacity numbers",
-    "sre": "monitoring, rollouts and how the system fails",
-    "peer": "whether I could build on this design tomorrow",
+    "bar_raiser": "correct arithmetic and no pitfall committed",
+    "tech_lead": "the engines, batching and the capacity numbers",
+    "sre": "rollback, alerting and who gets paged",
+    "peer": "whether the answers are clear enough to build from",
+}
+# What each persona calls its lens when nothing in the loop touched it.
+ROLE_LENS: dict[str, str] = {
+    "hiring_manager": "a trade-off or a measurement plan",
+    "bar_raiser": "arithmetic",
+    "tech_lead": "engines, batching or capacity",
+    "sre": "rollback, alerting or paging",
+    "peer": "how the design would be built",
 }
 AFFINITY = 1.5
 
@@ -124,6 +133,7 @@ class QuestionResult:
     follow_up_text: str = ""
     human_reviewed: bool = False  # a scorecard overrode the automatic verdicts or rating
     calculations: tuple[str, ...] = ()  # the candidate's calculation beside the correct one
+    buzzword_list: bool = False  # the answer is a list of terms with no reasoning behind them
 
     @property
     def score(self) -> float:
@@ -162,6 +172,7 @@ class HumanVote:
     question_position: int
     rating: int
     notes: str = ""
+    interviewer_id: int | None = None  # labels are rendered from the id at display time
 
 
 @dataclass(frozen=True)
@@ -316,22 +327,145 @@ def _short(quote: str, limit: int = 160) -> str:
     return quote if len(quote) <= limit else quote[: limit - 1].rstrip() + "…"
 
 
-def cite_sentence(cite: Cite, rng: random.Random) -> str:
+# Each persona words its evidence its own way, so two rationales never share a sentence.
+# A "missing" phrasing says "omitted"/"left out"; a "pitfall" one says "pitfall"/"costs
+# points"; "made"/"partly" say neither (the honesty test reads the words).
+ROLE_PHRASES: dict[str, dict[str, str]] = {
+    "hiring_manager": {
+        "made": "Q{p} argued the kind of trade-off I hire for: {label}{quote}.",
+        "partly": "Q{p} got halfway to a trade-off I look for, {label}{quote}.",
+        "missing": "Where I needed a trade-off or a measurement plan, Q{p} left out {label}.",
+        "pitfall": "Q{p} made a call that costs points with me, the pitfall {label}{quote}.",
+    },
+    "bar_raiser": {
+        "made": "The figures hold up where it matters: Q{p} got {label} right{quote}.",
+        "partly": "Q{p} got only part of {label} right{quote}.",
+        "missing": "Q{p} omitted {label}, and I do not lower the bar for that.",
+        "pitfall": "In Q{p} the candidate committed the pitfall {label}{quote}.",
+    },
+    "tech_lead": {
+        "made": "On engines and capacity, Q{p} was solid: {label}{quote}.",
+        "partly": "Q{p} sketched {label} without the capacity detail I want{quote}.",
+        "missing": "I could not size the system from Q{p}: it left out {label}.",
+        "pitfall": "Q{p} fell into a pitfall that would hurt throughput: {label}{quote}.",
+    },
+    "sre": {
+        "made": "From an on-call point of view, Q{p} covered {label}{quote}.",
+        "partly": "Q{p} gestured at {label}, short of what I would want before a rollout{quote}.",
+        "missing": "If this shipped, someone would get paged: Q{p} left out {label}.",
+        "pitfall": "Q{p} walked into an operational pitfall, {label}{quote}.",
+    },
+    "peer": {
+        "made": "I could build from Q{p}, which spelled out {label}{quote}.",
+        "partly": "Q{p} explained {label} only in part{quote}.",
+        "missing": "Building from Q{p} I would have to guess, because it omitted {label}.",
+        "pitfall": "Q{p} would mislead whoever builds it, with the pitfall {label}{quote}.",
+    },
+}
+GENERIC_PHRASES: dict[str, str] = {
+    "made": "In Q{p} they made the point {label}{quote}.",
+    "partly": "In Q{p} they partly made the point {label}{quote}.",
+    "missing": "In Q{p} they omitted {label}.",
+    "pitfall": "In Q{p} they fell into the pitfall {label}{quote}.",
+}
+OPENINGS: dict[str, tuple[str, str]] = {
+    "hiring_manager": (
+        "{vote}: I hire for {focus}; the answers average {mean}/100, {value} on my scale.",
+        "{vote}: weighing {focus}, I read the loop at {mean}/100 ({value} after omissions).",
+    ),
+    "bar_raiser": (
+        "{vote}: My bar is {focus}: the loop averages {mean}/100 and holds {value} against it.",
+        "{vote}: I hold the bar on {focus}, and the loop comes to {value} of its {mean}/100.",
+    ),
+    "tech_lead": (
+        "{vote}: I read for {focus}; technically this is a {value} on my scale "
+        "(average {mean}/100).",
+        "{vote}: judged on {focus}, the design scores {value} for me, from a {mean}/100 average.",
+    ),
+    "sre": (
+        "{vote}: I would be on call for this, so I weigh {focus}: {value} on my scale "
+        "from a {mean}/100 average.",
+        "{vote}: as the one holding the pager I look at {focus}; I land on {value} "
+        "(average {mean}/100).",
+    ),
+    "peer": (
+        "{vote}: I ask {focus}; the answers average {mean}/100 and I put them at {value}.",
+        "{vote}: reading as the engineer who builds it, I ask {focus}, and land on {value} "
+        "of an average {mean}/100.",
+    ),
+}
+GENERIC_OPENING = ("{vote}: I weigh {focus}; the answers average {mean}/100 ({value} after "
+                   "omissions).")
+
+
+def cite_sentence(cite: Cite, rng: random.Random | None = None, role: str = "") -> str:
     label = f"\u201c{cite.label.rstrip('.')}\u201d"
     quote = f' ("{_short(cite.quote)}")' if cite.quote else ""
-    if cite.status == "made":
-        options = (f"In Q{cite.position} they made the point {label}{quote}.",
-                   f"Q{cite.position} earned credit for {label}{quote}.")
-    elif cite.status == "partly":
-        options = (f"In Q{cite.position} they partly made the point {label}{quote}.",
-                   f"Q{cite.position} got part of the way on {label}{quote}.")
-    elif cite.status == "pitfall":
-        options = (f"In Q{cite.position} they fell into the pitfall {label}{quote}.",
-                   f"Q{cite.position} made a claim that costs points: {label}{quote}.")
-    else:
-        options = (f"In Q{cite.position} they omitted {label}.",
-                   f"Q{cite.position} left out {label}.")
-    return rng.choice(options)
+    template = ROLE_PHRASES.get(role, GENERIC_PHRASES)[cite.status]
+    return template.format(p=cite.position, label=label, quote=quote)
+
+
+# --- what the bar raiser holds the line on ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A red flag: a wrong core number, a committed pitfall, or a buzzword-only answer."""
+
+    kind: Literal["number", "pitfall", "buzzword"]
+    position: int
+    text: str = ""  # the calculation line (number) or the label
+    cite: Cite | None = None
+
+
+def red_flags(questions: Sequence[QuestionResult]) -> list[Flag]:
+    """Every red flag in the loop, wrong numbers first: scores alone can hide each of them."""
+    flags: list[Flag] = []
+    for q in questions:
+        if not q.counts:
+            continue
+        for line in q.calculations:
+            flags.append(Flag("number", q.position, line))
+        for c in q.criteria:
+            if c.kind == "numeric" and c.verdict == "contradicted":
+                flags.append(Flag("number", q.position, c.label,
+                                  Cite(q.position, c.key, c.label, "missing")))
+            elif c.pitfall_hit:
+                flags.append(Flag("pitfall", q.position, c.label, Cite(
+                    q.position, c.key, c.label, "pitfall", c.quotes[0] if c.quotes else "")))
+        if q.buzzword_list and q.answered:
+            flags.append(Flag("buzzword", q.position))
+    rank = {"number": 0, "pitfall": 1, "buzzword": 2}
+    return sorted(flags, key=lambda f: (rank[f.kind], f.position))
+
+
+def vote_cap(role: str, flags: Sequence[Flag]) -> VoteValue:
+    """The best vote a persona may give with these flags. The bar raiser gives no Hire on a
+    wrong core number and no Strong Hire on a pitfall or a buzzword list; the peer, who has
+    to build from the answers, no Strong Hire on a buzzword list. Flags only ever go away as
+    answers improve, so the cap keeps votes monotone."""
+    kinds = {f.kind for f in flags}
+    if role == "bar_raiser":
+        if "number" in kinds:
+            return "no_hire"
+        if kinds:
+            return "hire"
+    if role == "peer" and "buzzword" in kinds:
+        return "hire"
+    return "strong_hire"
+
+
+def flag_sentence(flag: Flag) -> str:
+    if flag.kind == "number" and flag.cite is not None:
+        return (f"Q{flag.position} gets a core number wrong, so I count "
+                f"\u201c{flag.text.rstrip('.')}\u201d as left out whatever the score says.")
+    if flag.kind == "number":
+        return (f"Q{flag.position} has wrong arithmetic ({_short(flag.text.rstrip('.'))}), "
+                "and a design sized on a wrong number does not pass the bar.")
+    if flag.kind == "pitfall" and flag.cite is not None:
+        return cite_sentence(flag.cite, role="bar_raiser")
+    return (f"Q{flag.position} is a list of buzzwords with no reasoning behind them, which "
+            "a high score elsewhere does not make up for.")
 
 
 # --- the panel --------------------------------------------------------------------------------
@@ -349,38 +483,128 @@ class PersonaVote:
     strictness: float
     rationale: str
     cites: list[dict[str, Any]]
+    key_point: str = ""  # the sentence that carries this persona's judgement (for dissent)
+    capped: bool = False  # a red flag held the vote below what the score alone gives
 
 
-def persona_vote(persona: Persona, questions: Sequence[QuestionResult],
-                 seed: str) -> PersonaVote:
-    rng = random.Random(f"{seed}:{persona.role}")  # noqa: S311 - phrasing only, not security
+_ROLE_SUFFIX = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
+def plain_name(name: str, role: str) -> str:
+    """'Dana (hiring manager)' -> 'Dana': the page prints the role beside the name already."""
+    match = _ROLE_SUFFIX.search(name)
+    if match is None:
+        return name
+    inner = match.group(1).strip().lower()
+    known = {role.replace("_", " "), ROLE_LABELS.get(role, "").lower(),
+             *(label.lower() for label in ROLE_LABELS.values()), "peer", "engineer"}
+    return name[: match.start()].strip() or name if inner in known else name
+
+
+def _lens_pools(role: str, persona: Persona, questions: Sequence[QuestionResult]
+                ) -> tuple[list[Cite], list[Cite]]:
+    """(strengths, concerns) among the criteria this role listens for."""
+    def mine(cite: Cite) -> bool:
+        q = next(q for q in questions if q.position == cite.position)
+        c = next(c for c in q.criteria if c.key == cite.key)
+        return affinity(role, c) > 1.0
+
+    strengths = [c for _, c in _strengths(role, persona, questions) if mine(c)]
+    concerns = [c for _, c in _concerns(role, persona, questions) if mine(c)]
+    return strengths, concerns
+
+
+def _first_unused(pool: Sequence[Cite], used: set[tuple[int, str, str]]) -> Cite | None:
+    for cite in pool:
+        if (cite.position, cite.key, cite.status) not in used:
+            return cite
+    return pool[0] if pool else None
+
+
+def _clarity_sentences(questions: Sequence[QuestionResult]) -> list[str]:
+    """The peer's own reading: which answer they could build from, and which not."""
+    answered = [q for q in questions if q.counts and q.answered]
+    if not answered:
+        return ["Nothing in this loop was answered in a way I could build from."]
+    best = max(answered, key=lambda q: (q.score, -q.position))
+    worst = min(answered, key=lambda q: (q.score, q.position))
+    lines = [f"Q{best.position} was the clearest answer ({best.score:.0f}/100), one I could "
+             "hand to a teammate."]
+    listed = next((q for q in answered if q.buzzword_list), None)
+    if listed is not None:
+        lines.append(f"Q{listed.position} is a list of terms; I could not build anything "
+                     "from it.")
+    elif worst.position != best.position:
+        lines.append(f"Q{worst.position} ({worst.score:.0f}/100) was the hardest to build on.")
+    return lines
+
+
+def persona_vote(persona: Persona, questions: Sequence[QuestionResult], seed: str,
+                 used: set[tuple[int, str, str]] | None = None) -> PersonaVote:
+    """One persona's vote and rationale, read through what it weighs. `used` holds the
+    evidence earlier personas cited; this one prefers other evidence (and adds its own)."""
+    used = used if used is not None else set()
+    role = persona.role
+    rng = random.Random(f"{seed}:{role}")  # noqa: S311 - phrasing only, not security
     score = persona_score(persona, questions)
-    vote = vote_for(score.value, persona.strictness)
-    focus = persona.weighs_most.strip().rstrip(".") or ROLE_FOCUS.get(persona.role, "the design")
-    opening = rng.choice((
-        f"{VOTE_LABELS[vote]}: weighing {_lc_first(focus)}, the loop averages "
-        f"{score.mean:.0f}/100 and comes to {score.value:.0f} on my scale.",
-        f"{VOTE_LABELS[vote]}. I weigh {_lc_first(focus)}; on that reading the answers average "
-        f"{score.mean:.0f}/100 ({score.value:.0f} after omissions).",
-    ))
-    strengths = _strengths(persona.role, persona, questions)
-    concerns = _concerns(persona.role, persona, questions)
+    flags = red_flags(questions)
+    uncapped = vote_for(score.value, persona.strictness)
+    cap = vote_cap(role, flags)
+    vote = min(uncapped, cap, key=VOTES.index)
+    focus = persona.weighs_most.strip().rstrip(".") or ROLE_FOCUS.get(role, "the design")
+    opening = rng.choice(OPENINGS.get(role, (GENERIC_OPENING, GENERIC_OPENING))).format(
+        vote=VOTE_LABELS[vote], focus=_lc_first(focus), mean=f"{score.mean:.0f}",
+        value=f"{score.value:.0f}")
     cites: list[Cite] = []
-    sentences = [opening]
-    evidence_order = ("strength", "concern") if vote in HIRE_VOTES else ("concern", "strength")
-    for kind in evidence_order:
-        pool = strengths if kind == "strength" else concerns
-        if pool:
-            cites.append(pool[0][1])
-            sentences.append(cite_sentence(pool[0][1], rng))
-        elif kind == "strength":
-            sentences.append("No answer made a rubric point I could credit.")
-        else:
-            sentences.append("I found no rubric point left out.")
+    evidence: list[str] = []
+
+    def cite(c: Cite | None) -> None:
+        if c is not None and all(c != other for other in cites):
+            cites.append(c)
+            used.add((c.position, c.key, c.status))
+            evidence.append(cite_sentence(c, role=role))
+
+    strengths_all = [c for _, c in _strengths(role, persona, questions)]
+    concerns_all = [c for _, c in _concerns(role, persona, questions)]
+    if role == "bar_raiser":
+        for flag in flags[:2]:
+            if flag.cite is not None:
+                cites.append(flag.cite)
+                used.add((flag.cite.position, flag.cite.key, flag.cite.status))
+            evidence.append(flag_sentence(flag))
+        if not flags:
+            evidence.append("I checked the arithmetic and the pitfalls: no wrong core number "
+                            "and no pitfall committed.")
+            numeric = [c for c in strengths_all
+                       if _criterion(questions, c).kind == "numeric"]
+            cite(_first_unused(numeric or strengths_all, used))
+        if not cites:
+            cite(_first_unused(concerns_all if vote not in HIRE_VOTES else strengths_all, used))
+    else:
+        lens_strengths, lens_concerns = _lens_pools(role, persona, questions)
+        if role == "peer":
+            evidence.extend(_clarity_sentences(questions)[:1])
+        order = ("strength", "concern") if vote in HIRE_VOTES else ("concern", "strength")
+        for kind in order:
+            lens = lens_strengths if kind == "strength" else lens_concerns
+            pool = strengths_all if kind == "strength" else concerns_all
+            # Off my lens when the loop gave nothing on it: still the loop's evidence.
+            cite(_first_unused(lens, used) or _first_unused(pool, used))
+        if not lens_strengths and not lens_concerns:
+            evidence.append(f"Nothing in this loop tested {ROLE_LENS.get(role, 'my area')}, "
+                            "so I judged on the overall scores.")
+        if role == "peer":
+            evidence.extend(_clarity_sentences(questions)[1:2])
+        if not cites:
+            cite(_first_unused(strengths_all or concerns_all, used))
+    if not evidence:
+        evidence.append("No answer made a rubric point I could credit."
+                        if not strengths_all else "I found no rubric point left out.")
+    sentences = [opening, *evidence[:3]]
     return PersonaVote(
-        role=persona.role,
-        role_label=ROLE_LABELS.get(persona.role, persona.role),
-        name=persona.name,
+        role=role,
+        role_label=ROLE_LABELS.get(role, role),
+        name=plain_name(persona.name, role),
         vote=vote,
         vote_label=VOTE_LABELS[vote],
         score=score.value,
@@ -388,7 +612,14 @@ def persona_vote(persona: Persona, questions: Sequence[QuestionResult],
         strictness=persona.strictness,
         rationale=" ".join(sentences),
         cites=[c.to_dict() for c in cites],
+        key_point=evidence[0],
+        capped=vote != uncapped,
     )
+
+
+def _criterion(questions: Sequence[QuestionResult], cite: Cite) -> CriterionResult:
+    q = next(q for q in questions if q.position == cite.position)
+    return next(c for c in q.criteria if c.key == cite.key)
 
 
 def topic_scores(questions: Sequence[QuestionResult]) -> list[dict[str, Any]]:
@@ -412,20 +643,87 @@ def overall_score(questions: Sequence[QuestionResult]) -> float:
     return round(sum(counted) / len(counted), 1) if counted else 0.0
 
 
-def tally_text(hires: int, rejects: int, outcome: str, vetoed: bool) -> str:
+def plural(count: int, word: str, many: str = "") -> str:
+    """'1 vote', '2 votes': the word agrees with its number."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+# --- humans in the decision -------------------------------------------------------------------
+#
+# The rule (README, "Interviewers' votes"): each interviewer who submitted a scorecard counts as
+# one vote beside the simulated panel, the same weight as a persona; an interviewer with several
+# scorecards counts once, at their most severe recommendation. A human Strong No Hire blocks a
+# hire: the committee does not outvote someone who sat with the candidate and said "strong no".
+
+
+@dataclass(frozen=True)
+class Interviewer:
+    interviewer: str
+    interviewer_id: int | None
+    recommendation: str
+    question_position: int
+    rating: int
+    notes: str = ""
+
+    @property
+    def label(self) -> str:
+        return VOTE_LABELS.get(self.recommendation, self.recommendation)
+
+
+def interviewer_votes(human_votes: Sequence[HumanVote]) -> list[Interviewer]:
+    """One vote per interviewer: their most severe recommendation (first such scorecard)."""
+    chosen: dict[Any, HumanVote] = {}
+    for h in human_votes:
+        if h.recommendation not in VOTES:
+            continue
+        ident = h.interviewer_id if h.interviewer_id is not None else h.interviewer
+        current = chosen.get(ident)
+        if current is None or VOTES.index(h.recommendation) < VOTES.index(current.recommendation):
+            chosen[ident] = h
+    return [Interviewer(h.interviewer, h.interviewer_id, h.recommendation, h.question_position,
+                        h.rating, h.notes) for h in chosen.values()]
+
+
+@dataclass(frozen=True)
+class Decision:
+    outcome: str
+    hires: int
+    rejects: int
+    vetoed: bool
+    blocked_by: Interviewer | None
+
+
+def tally_text(hires: int, rejects: int, outcome: str, vetoed: bool,
+               blocked_by: Interviewer | None = None) -> str:
+    if blocked_by is not None:
+        return (f"{hires}-{rejects}, blocked by {blocked_by.interviewer}'s Strong No Hire: "
+                "reject")
     if vetoed:
         return f"{hires}-{rejects}, vetoed by the bar raiser: reject"
     return f"{hires}-{rejects} to {outcome}"
 
 
-def decide(votes: Sequence[PersonaVote], rule: str) -> tuple[str, bool]:
-    hires = sum(1 for v in votes if v.vote in HIRE_VOTES)
-    majority = hires * 2 > len(votes)  # a tie is not a majority
+def decide(votes: Sequence[PersonaVote], rule: str,
+           humans: Sequence[Interviewer] = ()) -> tuple[str, bool]:
+    decision = committee_decision(votes, rule, humans)
+    return decision.outcome, decision.vetoed
+
+
+def committee_decision(votes: Sequence[PersonaVote], rule: str,
+                       humans: Sequence[Interviewer] = ()) -> Decision:
+    hires = (sum(1 for v in votes if v.vote in HIRE_VOTES)
+             + sum(1 for h in humans if h.recommendation in HIRE_VOTES))
+    total = len(votes) + len(humans)
+    majority = hires * 2 > total  # a tie is not a majority
     vetoed = (
         majority and rule == "bar_raiser_veto"
         and any(v.role == "bar_raiser" and v.vote not in HIRE_VOTES for v in votes)
     )
-    return ("hire" if majority and not vetoed else "reject"), vetoed
+    blocked_by = next((h for h in humans if h.recommendation == "strong_no_hire"), None)
+    if not majority or vetoed:
+        blocked_by = None  # already a reject; the human vote is counted, not needed to block
+    outcome = "hire" if majority and not vetoed and blocked_by is None else "reject"
+    return Decision(outcome, hires, total - hires, vetoed, blocked_by)
 
 
 def _aggregate(pools: Iterable[list[tuple[float, Cite]]]) -> list[tuple[Cite, list[int]]]:
@@ -448,16 +746,26 @@ def _where(positions: Sequence[int]) -> str:
 
 
 def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Sequence[PersonaVote],
-                     outcome: str, vetoed: bool,
-                     topics: Sequence[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+                     outcome: str, vetoed: bool, topics: Sequence[dict[str, Any]],
+                     humans: Sequence[Interviewer] = (),
+                     blocked_by: Interviewer | None = None,
+                     ) -> tuple[list[str], list[dict[str, Any]]]:
     factors: list[str] = []
     cites: list[Cite] = []
     scored_topics = [t for t in topics if t["score"] is not None]
+    if blocked_by is not None:
+        factors.append(
+            f"{blocked_by.interviewer} voted Strong No Hire on Q{blocked_by.question_position} "
+            f"(rating {blocked_by.rating}/4); under the committee rule an interviewer's Strong "
+            "No Hire blocks a hire.")
     if vetoed:
         bar_raiser = next(v for v in votes if v.role == "bar_raiser")
         concern = next((c for c in bar_raiser.cites if c["status"] in ("missing", "pitfall")), None)
         why = f": \u201c{concern['label']}\u201d (Q{concern['position']})" if concern else ""
         factors.append(f"The bar raiser's veto ({bar_raiser.vote_label}){why}.")
+    if humans and blocked_by is None:
+        said = "; ".join(f"{h.interviewer}: {h.label} (Q{h.question_position})" for h in humans)
+        factors.append(f"Interviewers, one vote each beside the panel: {said}.")
     if outcome == "hire":
         pool = _aggregate(_strengths(p.role, p, data.questions) for p in personas)
         for cite, positions in pool[:2]:
@@ -469,7 +777,7 @@ def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Seque
             factors.append(f"Strongest topic: {best['title']} at {best['score']:.0f}/100.")
     else:
         pool = _aggregate(_concerns(p.role, p, data.questions) for p in personas)
-        for cite, positions in pool[: 2 if not vetoed else 1]:
+        for cite, positions in pool[: 2 if not (vetoed or blocked_by) else 1]:
             if cite.status == "pitfall":
                 factors.append(f"Fell into the pitfall \u201c{cite.label}\u201d in "
                                f"{_where(positions)}.")
@@ -483,18 +791,40 @@ def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Seque
         overall = overall_score(data.questions)
         hires = sum(1 for v in votes if v.vote in HIRE_VOTES)
         if outcome == "hire":
-            factors.append(f"The loop averaged {overall:.0f}/100; {hires} of {len(votes)} "
-                           "panelists voted to hire.")
+            factors.append(f"The loop averaged {overall:.0f}/100; {hires} of "
+                           f"{plural(len(votes), 'panelist')} voted to hire.")
         else:
             factors.append(f"The loop averaged {overall:.0f}/100; {len(votes) - hires} of "
-                           f"{len(votes)} panelists were not convinced.")
-    return factors[:3], [c.to_dict() for c in cites]
+                           f"{plural(len(votes), 'panelist')} were not convinced.")
+    kept = factors[:3]
+    return kept, [c.to_dict() for c in cites if any(c.label in f for f in kept)]
 
 
-def make_offer(band: Band, overall: float, votes: Sequence[PersonaVote]) -> dict[str, Any]:
+def dissent(votes: Sequence[PersonaVote], humans: Sequence[Interviewer],
+            outcome: str) -> list[dict[str, Any]]:
+    """Who voted against the decision, and why, in their own words."""
+    hired = outcome == "hire"
+    out = [{"name": v.name, "role_label": v.role_label, "vote": v.vote,
+            "vote_label": v.vote_label, "why": v.key_point, "human": False}
+           for v in votes if (v.vote in HIRE_VOTES) != hired]
+    for h in humans:
+        if (h.recommendation in HIRE_VOTES) != hired:
+            why = f"Rated Q{h.question_position} {h.rating}/4."
+            if h.notes:
+                why += f" \u201c{_short(h.notes, 200)}\u201d"
+            out.append({"name": h.interviewer, "role_label": "Interviewer",
+                        "vote": h.recommendation, "vote_label": h.label, "why": why,
+                        "human": True})
+    return out
+
+
+def make_offer(band: Band, overall: float, votes: Sequence[PersonaVote],
+               humans: Sequence[Interviewer] = ()) -> dict[str, Any]:
     """Place the offer in the band: higher for a stronger loop (monotone in both inputs)."""
     strength = max(0.0, min(1.0, (overall - 60.0) / 35.0))
-    strong_share = sum(1 for v in votes if v.vote == "strong_hire") / max(1, len(votes))
+    ballots = [v.vote for v in votes] + [h.recommendation for h in humans]
+    strong = sum(1 for vote in ballots if vote == "strong_hire")
+    strong_share = strong / max(1, len(ballots))
     position = round(min(1.0, 0.75 * strength + 0.25 * strong_share), 3)
 
     def place(low: float, high: float) -> float:
@@ -505,11 +835,15 @@ def make_offer(band: Band, overall: float, votes: Sequence[PersonaVote]) -> dict
     sign_on = int(round(place(band.sign_on_min, band.sign_on_max) / 1000.0) * 1000)
     sign_on = max(band.sign_on_min, min(band.sign_on_max, sign_on))
     equity = round(place(band.equity_min_percent, band.equity_max_percent), 4)
-    strong = sum(1 for v in votes if v.vote == "strong_hire")
+    if strong:
+        votes_text = (f"{strong} of {plural(len(ballots), 'vote')} "
+                      f"{'was' if strong == 1 else 'were'} Strong Hire, which moves the offer up.")
+    else:
+        votes_text = "No one voted Strong Hire, so the offer rests on the loop's score alone."
     reasons = [
         f"Placed at {position * 100:.0f}% of the band: the loop averaged {overall:.0f}/100 "
         f"(the band's top is reached at 95).",
-        f"{strong} of {len(votes)} panelists voted Strong Hire, which moves the offer up.",
+        votes_text,
     ]
     if band.source_note:
         reasons.append(f"Band source: {band.source_note}")
@@ -591,15 +925,20 @@ def _training_questions(data: PanelInput,
 def run_panel(data: PanelInput) -> dict[str, Any]:
     """The whole committee: JSON-ready dict (stored as Debrief.report by scoring.reports)."""
     personas = data.personas or DEFAULT_PERSONAS
-    votes = [persona_vote(p, data.questions, data.seed) for p in personas]
-    outcome, vetoed = decide(votes, data.decision_rule)
-    hires = sum(1 for v in votes if v.vote in HIRE_VOTES)
-    rejects = len(votes) - hires
+    used: set[tuple[int, str, str]] = set()
+    votes = [persona_vote(p, data.questions, data.seed, used) for p in personas]
+    humans = interviewer_votes(data.human_votes)
+    decision = committee_decision(votes, data.decision_rule, humans)
+    outcome, vetoed = decision.outcome, decision.vetoed
     topics = topic_scores(data.questions)
     overall = overall_score(data.questions)
-    factors, factor_cites = deciding_factors(data, personas, votes, outcome, vetoed, topics)
-    offer = make_offer(data.band, overall, votes) if outcome == "hire" and data.band else None
+    factors, factor_cites = deciding_factors(data, personas, votes, outcome, vetoed, topics,
+                                             humans, decision.blocked_by)
+    offer = (make_offer(data.band, overall, votes, humans)
+             if outcome == "hire" and data.band else None)
     practice = practice_plan(data, personas, topics) if outcome == "reject" else []
+    panel_hires = sum(1 for v in votes if v.vote in HIRE_VOTES)
+    human_hires = sum(1 for h in humans if h.recommendation in HIRE_VOTES)
     return {
         "overall": overall,
         "questions": [question_dict(q) for q in data.questions],
@@ -610,17 +949,22 @@ def run_panel(data: PanelInput) -> dict[str, Any]:
                                                                   h.recommendation)}
             for h in data.human_votes
         ],
-        "tally": {"hire": hires, "reject": rejects,
-                  "text": tally_text(hires, rejects, outcome, vetoed)},
+        "tally": {"hire": decision.hires, "reject": decision.rejects,
+                  "text": tally_text(decision.hires, decision.rejects, outcome, vetoed,
+                                     decision.blocked_by),
+                  "panel": {"hire": panel_hires, "reject": len(votes) - panel_hires},
+                  "interviewers": {"hire": human_hires, "reject": len(humans) - human_hires}},
         "decision": {
             "outcome": outcome,
             "label": "Hire" if outcome == "hire" else "No hire",
             "rule": data.decision_rule,
             "rule_label": RULE_LABELS.get(data.decision_rule, data.decision_rule),
             "vetoed": vetoed,
+            "blocked_by": asdict(decision.blocked_by) if decision.blocked_by else None,
             "factors": factors,
             "cites": factor_cites,
         },
+        "dissent": dissent(votes, humans, outcome),
         "offer": offer,
         "practice": practice,
     }
@@ -647,6 +991,7 @@ def question_dict(q: QuestionResult) -> dict[str, Any]:
         "follow_up_text": q.follow_up_text,
         "human_reviewed": q.human_reviewed,
         "calculations": list(q.calculations),
+        "buzzword_list": q.buzzword_list,
         "made": [_criterion_dict(c) for c in made],
         "missed": [_criterion_dict(c) for c in missed],
         "pitfalls": [_criterion_dict(c) for c in pitfalls],
@@ -659,6 +1004,29 @@ def _criterion_dict(c: CriterionResult) -> dict[str, Any]:
 
 
 # --- text helpers used by the ORM layer -------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*")
+_FUNCTION_TEXT = (
+    "a an the and or but so if then than that this these those it its is are was were be been "
+    "to of in on at by for with from as into over under we i you they he she our my your their "
+    "not no do does did can could would should will shall may might must has have had which who "
+    "when where while because since until after before each per all any some more most less "
+    "about there here what how why")
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split(" "))
+_REASONING = re.compile(r"\b(because|so that|therefore|which means|otherwise|instead|since|"
+                        r"if|then|unless|in order to|so)\b", re.IGNORECASE)
+
+
+def looks_like_buzzword_list(text: str) -> bool:
+    """True for an answer that only names terms ("vLLM, PagedAttention, canary, autoscaling")
+    with no reasoning: almost no function words and no reasoning marker. Near-empty answers
+    (under six words) are judged by their score, not here."""
+    words = _WORD.findall(text)
+    if len(words) < 6:
+        return False
+    function_share = sum(1 for w in words if w.lower() in _FUNCTION_WORDS) / len(words)
+    return function_share < 0.12 and not _REASONING.search(text)
+
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 

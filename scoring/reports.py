@@ -8,6 +8,7 @@ stores the JSON report. Markdown and PDF renderings of a stored report live here
 from __future__ import annotations
 
 import logging
+import re
 from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -20,9 +21,11 @@ from django.utils import timezone
 from interviews.models import Answer, Bank, Loop, LoopQuestion, Notification, Question, Scorecard
 
 from . import panel
-from .engines.base import RATING_BAND_EDGES
+from .enqueue import enqueue_on_commit
 from .models import Debrief
-from .services import effective_total, send_task
+from .results import QuestionScore, question_result
+from .services import DEBRIEF_TASK
+from .text import fit
 
 logger = logging.getLogger(__name__)
 
@@ -30,10 +33,8 @@ REPORT_SCHEMA = 1
 # How long a debrief waits for answers still being scored before it is written without them.
 SCORING_WAIT = timedelta(minutes=3)
 PENDING_SCORING = (Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING)
-# A human rating moves the automatic total into that rating's band (see rating_for_total).
-_EDGES = (0.0, *RATING_BAND_EDGES, 100.1)
-RATING_BANDS: dict[int, tuple[float, float]] = {
-    rating: (_EDGES[rating - 1], _EDGES[rating] - 0.1) for rating in range(1, 5)}
+# Stored texts name interviewers by id ("{interviewer:12}"); labels are rendered when shown.
+INTERVIEWER_TOKEN = re.compile(r"\{interviewer:(\d+)\}")
 
 
 class ScoresPending(Exception):
@@ -42,13 +43,12 @@ class ScoresPending(Exception):
 
 def debrief_request(*, loop: Loop, reason: str = "Loop finished") -> Debrief:
     """Create the next debrief version (old versions are kept) and build it after commit."""
-    from .tasks import build_debrief
-
     with transaction.atomic():
         Loop.objects.select_for_update().filter(pk=loop.pk).first()
         latest = loop.debriefs.aggregate(latest=Max("version"))["latest"] or 0
-        debrief = Debrief.objects.create(loop=loop, version=latest + 1, reason=reason)
-    transaction.on_commit(lambda: send_task(build_debrief, debrief.pk))
+        debrief = Debrief.objects.create(loop=loop, version=latest + 1,
+                                         reason=fit(reason, Debrief, "reason"))
+    enqueue_on_commit(DEBRIEF_TASK, debrief.pk)
     return debrief
 
 
@@ -97,7 +97,8 @@ def debrief_build(*, debrief_id: int, now: Any = None) -> Debrief | None:
         debrief.save(update_fields=["report", "status", "ready_at", "error"])
         Notification.objects.create(
             user_id=loop.candidate_id,
-            message=f"Your debrief for {loop.bank.title} is ready: {report['tally']['text']}.",
+            message=fit(f"Your debrief for {loop.bank.title} is ready: "
+                        f"{report['tally']['text']}.", Notification, "message"),
             url=reverse("scoring:debrief", kwargs={"public_id": loop.public_id}),
         )
     return debrief
@@ -136,14 +137,14 @@ def panel_input_for(loop: Loop) -> tuple[panel.PanelInput, list[str]]:
     bank = loop.bank
     questions: list[panel.QuestionResult] = []
     human_votes: list[panel.HumanVote] = []
-    reviewer_names: dict[int, str] = {}
     for lq in loop.loop_questions.all():
-        result, votes = _question_result(lq, bank, reviewer_names)
+        result, votes = _question_result(lq)
         questions.append(result)
         human_votes.extend(votes)
         if not result.counts:
             notes.append(f"Q{lq.position} had no score when this debrief was written; "
                          "it is left out of the totals.")
+    human_votes.sort(key=lambda h: (h.question_position, h.interviewer_id or 0))
     personas = tuple(
         panel.Persona(role=p.role, name=p.name, strictness=p.strictness,
                       topic_weights={k: float(v) for k, v in (p.topic_weights or {}).items()},
@@ -171,6 +172,52 @@ def panel_input_for(loop: Loop) -> tuple[panel.PanelInput, list[str]]:
     return data, notes
 
 
+def interviewer_token(user_id: int) -> str:
+    return f"{{interviewer:{user_id}}}"
+
+
+def interviewer_labels(loop: Loop) -> dict[int, str]:
+    """What the candidate sees for each interviewer of `loop`: "Interviewer N", numbered by
+    their first scorecard on this loop (scorecards are final, so N never changes between
+    versions), or their name when the bank allows it. One query."""
+    rows = (Scorecard.objects.filter(answer__loop_question__loop=loop).order_by("pk")
+            .values_list("interviewer_id", "interviewer__first_name", "interviewer__last_name",
+                         "interviewer__username"))
+    labels: dict[int, str] = {}
+    for user_id, first, last, username in rows:
+        if user_id in labels:
+            continue
+        name = f"{first} {last}".strip() or username
+        labels[user_id] = (fit(name, limit=80) if loop.bank.show_reviewer_names
+                           else f"Interviewer {len(labels) + 1}")
+    return labels
+
+
+_LEGACY_REASON = re.compile(r"^Scorecard by .+ on (Q\d+)$", re.DOTALL)
+
+
+def render_labels(value: Any, labels: dict[int, str], *, show_names: bool = False) -> Any:
+    """A stored report (or text) with interviewer ids turned into labels, for display.
+    Versions written before ids were stored named the reviewer in their reason; unless the
+    bank shows names, that name is dropped here."""
+    if isinstance(value, str):
+        if INTERVIEWER_TOKEN.search(value):
+            return INTERVIEWER_TOKEN.sub(
+                lambda m: labels.get(int(m.group(1)), "An interviewer"), value)
+        return value if show_names else _LEGACY_REASON.sub(r"Scorecard on \1", value)
+    if isinstance(value, dict):
+        return {k: render_labels(v, labels, show_names=show_names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [render_labels(v, labels, show_names=show_names) for v in value]
+    return value
+
+
+def report_for_display(loop: Loop, report: dict[str, Any],
+                       labels: dict[int, str] | None = None) -> dict[str, Any]:
+    labels = interviewer_labels(loop) if labels is None else labels
+    return render_labels(report, labels, show_names=loop.bank.show_reviewer_names)
+
+
 def _band(bank: Bank) -> panel.Band | None:
     try:
         band = bank.compensation
@@ -182,15 +229,13 @@ def _band(bank: Bank) -> panel.Band | None:
         sign_on_min=band.sign_on_min, sign_on_max=band.sign_on_max, source_note=band.source_note)
 
 
-def _question_result(lq: LoopQuestion, bank: Bank, reviewer_names: dict[int, str],
-                     ) -> tuple[panel.QuestionResult, list[panel.HumanVote]]:
+def _question_result(lq: LoopQuestion) -> tuple[panel.QuestionResult, list[panel.HumanVote]]:
     snapshot = lq.snapshot or {}
     spec = snapshot.get("spec") or {}
-    answers = {a.kind: a for a in lq.answers.all()}
-    initial = answers.get(Answer.Kind.INITIAL)
-    follow_up = answers.get(Answer.Kind.FOLLOW_UP)
-    initial_score = _score_of(initial)
-    follow_score = _score_of(follow_up)
+    answers = list(lq.answers.all())
+    result = question_result(answers)
+    initial, follow_up = result.initial, result.follow_up
+    specs = {c["key"]: c for c in spec.get("criteria", ())}
     common = {
         "position": lq.position,
         "question_slug": snapshot.get("question_slug", ""),
@@ -201,91 +246,97 @@ def _question_result(lq: LoopQuestion, bank: Bank, reviewer_names: dict[int, str
     if initial is None or not initial.text.strip():
         # Nothing submitted: a zero, with every point missing.
         criteria = tuple(
-            panel.CriterionResult(key=c["key"], label=c["label"], kind=c.get("kind", "concept"),
-                                  verdict="missed", weight=float(c.get("weight", 1.0)), credit=0.0,
+            panel.CriterionResult(key=c["key"], label=plain_label(c["label"]),
+                                  kind=c.get("kind", "concept"), verdict="missed",
+                                  weight=float(c.get("weight", 1.0)), credit=0.0,
                                   feedback=c.get("feedback_miss", ""))
             for c in spec.get("criteria", ())
         )
         return panel.QuestionResult(**common, total=0.0, rating=1, criteria=criteria,
                                     answered=False), []
-    if initial_score is None:
+    if result.total is None:
         return panel.QuestionResult(**common, total=None, overtime=initial.is_overtime), []
 
-    # The follow-up's score covers answer + follow-up, so its verdicts are the final ones.
-    verdict_score, verdict_text = initial_score, initial.text
-    if follow_score is not None:
-        verdict_score, verdict_text = follow_score, f"{initial.text}\n\n{follow_up.text}"
-    total = effective_total(initial_score.total,
-                            follow_score.total if follow_score is not None else None)
-    rating = verdict_score.rating
-    criteria = [_criterion(c, verdict_text) for c in verdict_score.criteria or ()]
-
-    # Human scorecards: the latest one overrides verdicts and rating; each is a human vote.
-    cards = sorted((card for a in answers.values() for card in a.scorecards.all()),
-                   key=lambda card: card.submitted_at, reverse=True)
-    votes = []
-    for card in cards:
-        if card.interviewer_id not in reviewer_names:
-            reviewer_names[card.interviewer_id] = (
-                card.interviewer.get_full_name() or card.interviewer.get_username()
-                if bank.show_reviewer_names else f"Interviewer {len(reviewer_names) + 1}")
-        votes.append(panel.HumanVote(
-            interviewer=reviewer_names[card.interviewer_id],
-            recommendation=card.recommendation, question_position=lq.position,
-            rating=card.rating, notes=card.notes))
-    human = bool(cards)
-    if cards:
-        latest = cards[0]
-        criteria = [_override(c, latest.verdicts.get(c.key)) for c in criteria]
-        rating = latest.rating
-        low, high = RATING_BANDS[rating]
-        total = min(high, max(low, total or 0.0))
-
+    verdict_text = initial.text
+    if result.follow_up_total is not None:
+        verdict_text = f"{initial.text}\n\n{follow_up.text}"
+    criteria = [_criterion(c, verdict_text, specs.get(c.get("key"), {}), result)
+                for c in result.criteria]
+    votes = [panel.HumanVote(
+        interviewer=interviewer_token(card.interviewer_id), interviewer_id=card.interviewer_id,
+        recommendation=card.recommendation, question_position=lq.position,
+        rating=card.rating, notes=card.notes) for card in result.scorecards]
+    initial_score = initial.scored_result
+    feedback = (initial_score.feedback or {}) if initial_score is not None else {}
     follow_prompt = ""
     if follow_up is not None:
-        follow_prompt = ((initial_score.feedback or {}).get("pushback")
-                         or next(iter(spec.get("pushback", ())), ""))
+        follow_prompt = feedback.get("pushback") or next(iter(spec.get("pushback", ())), "")
     return panel.QuestionResult(
         **common,
-        total=total,
-        rating=rating,
+        total=result.total,
+        rating=result.rating or 1,
         criteria=tuple(criteria),
         overtime=initial.is_overtime or bool(follow_up and follow_up.is_overtime),
-        initial_total=initial_score.total,
-        follow_up_total=follow_score.total if follow_score is not None else None,
+        initial_total=result.initial_total,
+        follow_up_total=result.follow_up_total,
         follow_up_prompt=follow_prompt or "",
         follow_up_text=follow_up.text if follow_up is not None else "",
-        human_reviewed=human,
-        calculations=tuple((initial_score.feedback or {}).get("calculations", ())),
+        human_reviewed=result.reviewed,
+        calculations=tuple(_calculations(result)),
+        buzzword_list=_buzzword_list(result, verdict_text),
     ), votes
 
 
-def _score_of(answer: Answer | None) -> Any:
-    return answer.scored_result if answer is not None else None
+def _calculations(result: QuestionScore) -> list[str]:
+    source = result.verdict_source
+    lines = list(((source.feedback or {}) if source is not None else {}).get("calculations")
+                 or ())
+    return [str(line) for line in lines]
 
 
-def _criterion(data: dict[str, Any], text: str) -> panel.CriterionResult:
+def _buzzword_list(result: QuestionScore, text: str) -> bool:
+    """The engine's flag when it gives one (read defensively), else the text's own shape."""
+    feedback = (result.verdict_source.feedback or {}) if result.verdict_source else {}
+    for key in ("buzzword_list", "bare_list", "buzzword_only"):
+        if isinstance(feedback.get(key), bool):
+            return feedback[key]
+    return panel.looks_like_buzzword_list(text)
+
+
+_LABEL_PREFIX = re.compile(r"^\s*pitfall\s*:\s*", re.IGNORECASE)
+
+
+def plain_label(label: str) -> str:
+    """'Pitfall: states p99 as an average' -> 'States p99 as an average' (the page says
+    "Pitfall" beside it already)."""
+    stripped = _LABEL_PREFIX.sub("", label)
+    return stripped[:1].upper() + stripped[1:] if stripped else label
+
+
+def _criterion(data: dict[str, Any], text: str, spec: dict[str, Any],
+               result: QuestionScore) -> panel.CriterionResult:
     quotes: list[str] = []
-    for span in data.get("evidence") or ():
-        quote = panel.sentence_around(text, int(span["start"]), int(span["end"]))
-        if quote and quote not in quotes:
-            quotes.append(quote)
+    verdict = data.get("verdict", "missed")
+    overridden = data.get("key") in result.changed
+    if not overridden or verdict in ("made", "partly", "contradicted"):
+        for span in data.get("evidence") or ():
+            quote = panel.sentence_around(text, int(span["start"]), int(span["end"]))
+            if quote and quote not in quotes:
+                quotes.append(quote)
+    kind = data.get("kind", "concept")
+    credit = data.get("credit")
+    feedback = data.get("feedback", "")
+    if overridden:
+        # The engine's note was about its own verdict ("Only partly covered"): say what the
+        # interviewer's verdict means instead.
+        credit = ((1.0 if verdict in ("made", "contradicted") else 0.0) if kind == "pitfall"
+                  else panel.VERDICT_CREDIT.get(verdict, 0.0))
+        feedback = spec.get("feedback_hit", "") if verdict == "made" else (
+            spec.get("feedback_miss", "") if verdict in ("missed", "contradicted") else "")
     return panel.CriterionResult(
-        key=data["key"], label=data.get("label", data["key"]), kind=data.get("kind", "concept"),
-        verdict=data.get("verdict", "missed"), weight=float(data.get("weight", 1.0)),
-        credit=data.get("credit"), quotes=tuple(quotes[:2]), feedback=data.get("feedback", ""))
-
-
-def _override(criterion: panel.CriterionResult, verdict: str | None) -> panel.CriterionResult:
-    if verdict not in panel.VERDICT_RANK or verdict == criterion.verdict:
-        return criterion
-    keep_quotes = verdict in ("made", "partly", "contradicted")
-    credit = (1.0 if verdict in ("made", "contradicted") else 0.0) if criterion.is_pitfall \
-        else panel.VERDICT_CREDIT[verdict]
-    return panel.CriterionResult(
-        key=criterion.key, label=criterion.label, kind=criterion.kind, verdict=verdict,
-        weight=criterion.weight, credit=credit,
-        quotes=criterion.quotes if keep_quotes else (), feedback=criterion.feedback)
+        key=data["key"], label=plain_label(data.get("label", data["key"])), kind=kind,
+        verdict=verdict, weight=float(data.get("weight", 1.0)), credit=credit,
+        quotes=tuple(quotes[:2]), feedback=feedback)
 
 
 # --- renderings ------------------------------------------------------------------------------
@@ -295,32 +346,50 @@ def _money(amount: int | float, currency: str) -> str:
     return f"{currency} {amount:,.0f}"
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~&])")
+
+
+def md(text: Any) -> str:
+    """Candidate- and bank-written text, safe inside Markdown: every character Markdown or HTML
+    would act on is backslash-escaped (so `<git-sha>` shows as written), one line."""
+    flat = " ".join(str(text).split())
+    escaped = _MD_SPECIAL.sub(r"\\\1", flat)
+    escaped = re.sub(r"^(\d+)([.)])", r"\1\\\2", escaped)  # "1. " would start a list
+    return re.sub(r"^([#+=-])", r"\\\1", escaped)  # so would "- ", and "#" a heading
+
+
 def report_markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: pass it a report rendered for display (report_for_display)."""
     loop = report.get("loop", {})
+    decision = report["decision"]
     out: list[str] = [
-        f"# Debrief: {loop.get('bank_title', '')}",
+        f"# Debrief: {md(loop.get('bank_title', ''))}",
         "",
-        f"{loop.get('role', '')} · {loop.get('format_label', '')} · "
-        f"version {report.get('version', 1)} ({report.get('reason', '')})",
+        f"{md(loop.get('role', ''))} · {md(loop.get('format_label', ''))} · "
+        f"version {report.get('version', 1)} ({md(report.get('reason', ''))})",
         "",
-        f"**Decision: {report['decision']['label']}** — {report['tally']['text']}. "
-        f"Rule: {report['decision']['rule_label']}. Overall {_whole(report['overall'])}/100.",
+        f"**Decision: {decision['label']}** — {md(report['tally']['text'])}. "
+        f"Rule: {md(decision['rule_label'])}. Overall {_whole(report['overall'])}/100.",
         "",
         "What decided it:",
         "",
-        *[f"- {factor}" for factor in report["decision"]["factors"]],
+        *[f"- {md(factor)}" for factor in decision["factors"]],
         "",
         "## The panel",
         "",
     ]
     for vote in report["votes"]:
-        out += [f"- **{vote['name']}** ({vote['role_label']}): **{vote['vote_label']}**. "
-                f"{vote['rationale']}"]
+        out += [f"- **{md(vote['name'])}** ({md(vote['role_label'])}): "
+                f"**{vote['vote_label']}**. {md(_without_vote(vote))}"]
     if report.get("human_votes"):
         out += ["", "### Interviewers", ""]
-        out += [f"- {h['interviewer']} (Q{h['question_position']}, rating {h['rating']}/4): "
-                f"**{h['recommendation_label']}**" + (f". {h['notes']}" if h["notes"] else "")
+        out += [f"- {md(h['interviewer'])} (Q{h['question_position']}, rating {h['rating']}/4): "
+                f"**{h['recommendation_label']}**" + (f". {md(h['notes'])}" if h["notes"] else "")
                 for h in report["human_votes"]]
+    if report.get("dissent"):
+        out += ["", "### Dissent", ""]
+        out += [f"- {md(d['name'])} ({md(d['role_label'])}) voted {d['vote_label']}: "
+                f"{md(d['why'])}" for d in report["dissent"]]
     offer = report.get("offer")
     if offer:
         cur = offer["currency"]
@@ -328,34 +397,46 @@ def report_markdown(report: dict[str, Any]) -> str:
                 f"- Base: {_money(offer['base'], cur)}",
                 f"- Equity: {offer['equity_percent']:.3f}%",
                 f"- Sign-on: {_money(offer['sign_on'], cur)}",
-                "", *[f"- {reason}" for reason in offer["reasons"]]]
+                "", *[f"- {md(reason)}" for reason in offer["reasons"]]]
     if report.get("practice"):
         out += ["", "## Practise first", ""]
         for i, item in enumerate(report["practice"], 1):
-            linked = "; ".join(q["prompt"] for q in item["questions"])
-            out += [f"{i}. **{item['title']}** — {item['why']} Train with: {linked}"]
+            linked = "; ".join(md(q["prompt"]) for q in item["questions"])
+            out += [f"{i}. **{md(item['title'])}** — {md(item['why'])} Train with: {linked}"]
     out += ["", "## Topics", "", "| Topic | Score |", "| --- | --- |"]
-    out += [f"| {t['title']} | {_fmt_score(t['score'])} |" for t in report["topics"]]
+    out += [f"| {md(t['title'])} | {_fmt_score(t['score'])} |" for t in report["topics"]]
     out += ["", "## Questions", ""]
     for q in report["questions"]:
-        out += [f"### Q{q['position']}. {q['prompt']}", "",
-                f"{q['topic_title']} · score {_fmt_score(q['score'])} · rating {q['rating']}/4"
+        out += [f"### Q{q['position']}. {md(q['prompt'])}", "",
+                f"{md(q['topic_title'])} · score {_fmt_score(q['score'])} · rating {q['rating']}/4"
                 + (" · overtime" if q["overtime"] else "")
                 + (" · reviewed by an interviewer" if q["human_reviewed"] else ""), ""]
         for c in q["made"]:
-            quote = f' — "{c["quotes"][0]}"' if c["quotes"] else ""
+            quote = f' — "{md(c["quotes"][0])}"' if c["quotes"] else ""
             out.append(f"- Made{' (partly)' if c['verdict'] == 'partly' else ''}: "
-                       f"{c['label']}{quote}")
-        out += [f"- Missed: {c['label']}" for c in q["missed"]]
-        out += [f"- Pitfall: {c['label']}" for c in q["pitfalls"]]
-        out += [f"- Calculation: {line}" for line in q.get("calculations", ())]
+                       f"{md(c['label'])}{quote}")
+        out += [f"- Missed: {md(c['label'])}" for c in q["missed"]]
+        out += [f"- Pitfall: {md(c['label'])}" for c in q["pitfalls"]]
+        out += [f"- Calculation: {md(line)}" for line in q.get("calculations", ())]
         if q["follow_up_text"]:
-            out += ["", f"Follow-up ({q['follow_up_prompt']}): "
+            out += ["", f"Follow-up ({md(q['follow_up_prompt'])}): "
                         f"{_whole(q['initial_total'])} → {_whole(q['follow_up_total'])}, "
-                        f"counted as {_fmt_score(q['score'])}."]
+                        f"counted as {_fmt_score(q['score'])}.", "",
+                    f"> {md(q['follow_up_text'])}"]
         out.append("")
-    out += [f"_{note}_" for note in report.get("notes", [])]
+    out += [f"_{md(note)}_" for note in report.get("notes", [])]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _without_vote(vote: dict[str, Any]) -> str:
+    """The rationale without its leading vote ("Hire: ..."): the line names the vote already."""
+    text = vote["rationale"]
+    for sep in (": ", ". "):
+        head = vote["vote_label"] + sep
+        if text.startswith(head):
+            rest = text[len(head):]
+            return rest[:1].upper() + rest[1:]
+    return text
 
 
 def _fmt_score(score: float | None) -> str:
@@ -367,34 +448,35 @@ def _whole(value: float) -> int:
     return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-_PDF_REPLACEMENTS = str.maketrans({"—": "-", "–": "-", "·": "-", "→": "->", "…": "...",
-                                   "“": '"', "”": '"', "‘": "'", "’": "'", "≈": "~"})
+def html_to_pdf(html: str) -> bytes:
+    """The print view as a PDF: WeasyPrint lays out the same HTML with the same stylesheets
+    (print media), fonts from the system (DejaVu, Noto CJK). Only our static files are read."""
+    from weasyprint import HTML  # imported here: only the download needs it
+
+    return HTML(string=html, base_url="file:///", url_fetcher=_static_fetcher()).write_pdf()
 
 
-def report_pdf(report: dict[str, Any]) -> bytes:
-    """A one-to-two page packet from the Markdown text, in fpdf2's built-in fonts."""
-    from fpdf import FPDF  # imported here: only the download needs it
+def _static_fetcher() -> Any:
+    """A WeasyPrint fetcher that resolves /static/... to the file on disk and refuses every
+    other URL: no network, no file outside the static directories."""
+    import mimetypes
+    from urllib.parse import urlparse
 
-    pdf = FPDF(format="A4")
-    pdf.set_auto_page_break(auto=True, margin=15)
-    pdf.add_page()
-    pdf.set_title(f"Debrief: {report.get('loop', {}).get('bank_title', '')}")
-    for line in report_markdown(report).splitlines():
-        text = line.translate(_PDF_REPLACEMENTS).encode("latin-1", "replace").decode("latin-1")
-        text = text.replace("**", "").replace("_", "")
-        if line.startswith("# "):
-            pdf.set_font("Helvetica", "B", 15)
-            pdf.multi_cell(0, 8, text[2:], new_x="LMARGIN", new_y="NEXT")
-        elif line.startswith("## "):
-            pdf.set_font("Helvetica", "B", 12)
-            pdf.ln(2)
-            pdf.multi_cell(0, 7, text[3:], new_x="LMARGIN", new_y="NEXT")
-        elif line.startswith("### "):
-            pdf.set_font("Helvetica", "B", 10)
-            pdf.multi_cell(0, 5.5, text[4:], new_x="LMARGIN", new_y="NEXT")
-        elif not line.strip():
-            pdf.ln(1.5)
-        else:
-            pdf.set_font("Helvetica", "", 9)
-            pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
-    return bytes(pdf.output())
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+
+    class StaticOnly(URLFetcher):
+        def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+            path = urlparse(url).path
+            found = finders.find(path[len(prefix):]) if path.startswith(prefix) else None
+            if not found or not str(found).endswith((".css", ".svg", ".png", ".ttf", ".woff2")):
+                raise ValueError(f"Not fetched in a PDF: {url}")
+            with open(found, "rb") as handle:
+                body = handle.read()
+            kind = mimetypes.guess_type(str(found))[0] or "application/octet-stream"
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": kind})
+
+    return StaticOnly()

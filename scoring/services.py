@@ -11,28 +11,27 @@ from django.db import transaction
 from django.utils import timezone
 
 from interviews.models import Answer
+from ops import metrics
 
+from .calibration_store import calibration_record_answer
 from .engines.base import Engine, QuestionSpec, get_engine, load_engine_modules
-from .models import ScoreResult
+from .enqueue import enqueue, enqueue_on_commit
+from .models import Debrief, ScoreResult
 
 logger = logging.getLogger(__name__)
+
+SCORE_TASK = "scoring.tasks.score_answer"
+DEBRIEF_TASK = "scoring.tasks.build_debrief"
 
 
 def answer_enqueue_scoring(*, answer: Answer) -> None:
     """Queue scoring once the answer's transaction commits (in-process with no broker)."""
-    from .tasks import score_answer
-
-    answer_id = answer.pk
-    transaction.on_commit(lambda: send_task(score_answer, answer_id))
+    enqueue_on_commit(SCORE_TASK, answer.pk)
 
 
-def send_task(task: Any, object_id: int) -> None:
-    """Send a task for one row; with the broker down, log and leave the row for the sweep."""
-    try:
-        task.delay(object_id)
-    except Exception:  # the row's status still says it is due, so the sweep re-sends it
-        logger.warning("Could not enqueue %s(%s); the sweep will retry", task.name, object_id,
-                       exc_info=True)
+def _gave_up(attempts: int) -> str:
+    return (f"Scoring failed {attempts} times, the most allowed for one answer; an "
+            "interviewer can still review it.")
 
 
 def scoring_text(answer: Answer) -> str:
@@ -64,6 +63,11 @@ def answer_score(*, answer_id: int) -> ScoreResult | None:
             return None
         if answer.scoring_status == Answer.ScoringStatus.SCORED:
             return ScoreResult.objects.filter(answer=answer).first()
+        if answer.scoring_attempts >= settings.MOCKLOOP_SCORING_MAX_ATTEMPTS:
+            # A poison answer (or one a crash keeps killing) stops here, automatic or manual.
+            answer_mark_failed(answer_id=answer_id, reason=_gave_up(answer.scoring_attempts))
+            metrics.record_failure("scoring", "attempts_exhausted")
+            return None
         answer.scoring_status = Answer.ScoringStatus.SCORING
         answer.scoring_attempts += 1
         answer.status_changed_at = timezone.now()
@@ -75,6 +79,7 @@ def answer_score(*, answer_id: int) -> ScoreResult | None:
         outcome = configured_engine().score(spec, scoring_text(answer))
     except Exception as error:
         answer_mark_failed(answer_id=answer_id, reason=f"{type(error).__name__}: {error}")
+        metrics.record_failure("scoring", type(error).__name__)
         raise
     duration_ms = (time.perf_counter() - started) * 1000
 
@@ -100,6 +105,9 @@ def answer_score(*, answer_id: int) -> ScoreResult | None:
         answer.scoring_error = ""
         answer.status_changed_at = timezone.now()
         answer.save(update_fields=["scoring_status", "scoring_error", "status_changed_at"])
+        calibration_record_answer(answer_id=answer_id)  # scorecards that came before the score
+        waited = (result.created_at - answer.submitted_at).total_seconds()
+        transaction.on_commit(lambda: metrics.SUBMIT_TO_SCORE_SECONDS.observe(max(0.0, waited)))
     return result
 
 
@@ -114,47 +122,58 @@ def answer_mark_failed(*, answer_id: int, reason: str) -> None:
 
 
 def scoring_sweep(*, older_than: Any = None) -> list[int]:
-    """Re-enqueue answers stuck in queued/scoring (lost message, killed worker, Redis restart)."""
-    from .tasks import score_answer
-
+    """Re-enqueue answers stuck in queued/scoring (lost message, killed worker, Redis restart).
+    Answers that used up their attempts are marked failed instead of re-sent."""
     if older_than is None:
         older_than = settings.MOCKLOOP_SCORING_STUCK_AFTER
-    cutoff = timezone.now() - older_than
-    stuck = list(
-        Answer.objects.filter(
-            scoring_status__in=[Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING],
-            status_changed_at__lt=cutoff,
-        ).values_list("pk", flat=True)
-    )
+    now = timezone.now()
+    due = Answer.objects.filter(
+        scoring_status__in=[Answer.ScoringStatus.QUEUED, Answer.ScoringStatus.SCORING],
+        status_changed_at__lt=now - older_than)
+    limit = settings.MOCKLOOP_SCORING_MAX_ATTEMPTS
+    for answer_id, attempts in due.filter(scoring_attempts__gte=limit).values_list(
+            "pk", "scoring_attempts"):
+        answer_mark_failed(answer_id=answer_id, reason=_gave_up(attempts))
+        metrics.record_failure("scoring", "attempts_exhausted")
+    stuck = list(due.filter(scoring_attempts__lt=limit).values_list("pk", flat=True))
     if stuck:
         # Touch them so the next sweep does not resend while these are in flight.
-        Answer.objects.filter(pk__in=stuck).update(status_changed_at=timezone.now())
+        Answer.objects.filter(pk__in=stuck).update(status_changed_at=now)
     for answer_id in stuck:
-        send_task(score_answer, answer_id)
+        enqueue(SCORE_TASK, answer_id)
     return stuck
 
 
 def debrief_sweep(*, older_than: Any = None) -> list[int]:
     """Re-send debriefs still pending (lost message, broker down when the loop finished)."""
-    from .models import Debrief
-    from .tasks import build_debrief
-
     if older_than is None:
         older_than = settings.MOCKLOOP_SCORING_STUCK_AFTER
     cutoff = timezone.now() - older_than
     pending = list(Debrief.objects.filter(status=Debrief.Status.PENDING, created_at__lt=cutoff)
                    .values_list("pk", flat=True))
     for debrief_id in pending:
-        send_task(build_debrief, debrief_id)
+        enqueue(DEBRIEF_TASK, debrief_id)
     return pending
 
 
-def answer_retry_scoring(*, answer: Answer) -> None:
-    """Put a failed answer back in the queue (used by the candidate's 'retry' button)."""
-    Answer.objects.filter(pk=answer.pk, scoring_status=Answer.ScoringStatus.FAILED).update(
+def answer_retry_scoring(*, answer: Answer) -> bool:
+    """Put a failed answer back in the queue (the candidate's 'retry' button). Refused, with
+    the reason stored on the answer, once it has used MOCKLOOP_SCORING_MAX_ATTEMPTS."""
+    attempts = Answer.objects.filter(pk=answer.pk).values_list(
+        "scoring_attempts", flat=True).first()
+    if attempts is None:
+        return False
+    if attempts >= settings.MOCKLOOP_SCORING_MAX_ATTEMPTS:
+        Answer.objects.filter(pk=answer.pk, scoring_status=Answer.ScoringStatus.FAILED).update(
+            scoring_error=_gave_up(attempts))
+        return False
+    updated = Answer.objects.filter(
+        pk=answer.pk, scoring_status=Answer.ScoringStatus.FAILED).update(
         scoring_status=Answer.ScoringStatus.QUEUED, scoring_error="",
         status_changed_at=timezone.now())
-    answer_enqueue_scoring(answer=answer)
+    if updated:
+        answer_enqueue_scoring(answer=answer)
+    return bool(updated)
 
 
 FOLLOW_UP_RECOVERY_SHARE = 0.5

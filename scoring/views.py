@@ -7,6 +7,7 @@ debrief shows other interviewers' votes and they fill in their own scorecard fir
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -14,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET
@@ -26,6 +28,9 @@ from . import charts, reports
 from .models import Debrief
 
 TEMPLATE = "scoring/debrief.html"
+# Only ASCII digits: str.isdigit() also accepts "²" and other Unicode digits, which int() or
+# the database then reject.
+VERSION = re.compile(r"[0-9]{1,9}")
 
 
 def loops_for_viewer(user: Any) -> QuerySet[Loop]:
@@ -45,17 +50,19 @@ def _debrief(request: HttpRequest, loop: Loop) -> Debrief | None:
     debriefs = Debrief.objects.filter(loop=loop)
     version = request.GET.get("version", "")
     if version:
-        if not version.isdigit():
-            raise Http404
+        if not VERSION.fullmatch(version):
+            raise Http404("No such version.")
         return get_object_or_404(debriefs, version=int(version))
     return debriefs.order_by("-version").first()
 
 
-def _report_context(loop: Loop, debrief: Debrief | None) -> dict[str, Any]:
+def _report_context(loop: Loop, debrief: Debrief | None,
+                    labels: dict[int, str] | None = None) -> dict[str, Any]:
     context: dict[str, Any] = {"loop": loop, "debrief": debrief}
     if debrief is None or debrief.status != Debrief.Status.READY:
         return context
-    report = debrief.report
+    # Interviewers are stored by id; the candidate sees "Interviewer N" (or names, if allowed).
+    report = reports.report_for_display(loop, debrief.report, labels)
     topics = report.get("topics", [])
     scored = ", ".join(
         f"{t['title']} {t['score']:.0f}" if t["score"] is not None else f"{t['title']} not scored"
@@ -108,12 +115,19 @@ def _practice(loop: Loop, report: dict[str, Any]) -> list[dict[str, Any]]:
 @login_required
 def debrief_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     loop = loop_for_viewer(request.user, public_id)
-    debrief = _debrief(request, loop)
-    context = _report_context(loop, debrief)
-    context["versions"] = list(
-        Debrief.objects.filter(loop=loop).order_by("-version")
-        .values("version", "status", "reason", "created_at"))
-    return TemplateResponse(request, TEMPLATE, context)
+    return TemplateResponse(request, TEMPLATE, _page_context(loop, _debrief(request, loop)))
+
+
+def _page_context(loop: Loop, debrief: Debrief | None) -> dict[str, Any]:
+    labels = reports.interviewer_labels(loop)
+    context = _report_context(loop, debrief, labels)
+    versions = list(Debrief.objects.filter(loop=loop).order_by("-version")
+                    .values("version", "status", "reason", "created_at"))
+    for v in versions:
+        v["reason"] = reports.render_labels(v["reason"], labels,
+                                            show_names=loop.bank.show_reviewer_names)
+    context["versions"] = versions
+    return context
 
 
 @require_GET
@@ -147,7 +161,8 @@ def _filename(loop: Loop, debrief: Debrief, ext: str) -> str:
 @login_required
 def debrief_markdown(request: HttpRequest, public_id: str) -> HttpResponse:
     loop, debrief = _ready_debrief(request, public_id)
-    response = HttpResponse(reports.report_markdown(debrief.report),
+    report = reports.report_for_display(loop, debrief.report)
+    response = HttpResponse(reports.report_markdown(report),
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(loop, debrief, "md")}"'
     return response
@@ -157,7 +172,9 @@ def debrief_markdown(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 def debrief_pdf(request: HttpRequest, public_id: str) -> HttpResponse:
     loop, debrief = _ready_debrief(request, public_id)
-    response = HttpResponse(reports.report_pdf(debrief.report), content_type="application/pdf")
+    # The print view itself: the page's template and stylesheets, laid out for print media.
+    html = render_to_string(TEMPLATE, {**_page_context(loop, debrief), "pdf": True}, request)
+    response = HttpResponse(reports.html_to_pdf(html), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{_filename(loop, debrief, "pdf")}"'
     return response
 

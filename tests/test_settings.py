@@ -82,3 +82,47 @@ def test_production_settings_pass_deploy_checks():
     result = run_python(code, env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+READ_EMAIL = (
+    "import django, json; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({k: getattr(s, k) for k in ('EMAIL_BACKEND', 'EMAIL_HOST', 'EMAIL_PORT', "
+    "'EMAIL_HOST_USER', 'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', "
+    "'DEFAULT_FROM_EMAIL')}))"
+)
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+CONSOLE = "django.core.mail.backends.console.EmailBackend"
+
+
+def read_email(env: dict[str, str]) -> dict:
+    import json
+
+    result = run_python(READ_EMAIL, {"DJANGO_SETTINGS_MODULE": "config.settings.base",
+                                     "SECRET_KEY": "x", **env})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_email_from_email_url():
+    values = read_email({"EMAIL_URL": "smtp+tls://mailer:p%40ss@smtp.example.com:2587",
+                         "DEFAULT_FROM_EMAIL": "mockloop <hello@example.com>"})
+    assert values == {"EMAIL_BACKEND": SMTP, "EMAIL_HOST": "smtp.example.com", "EMAIL_PORT": 2587,
+                      "EMAIL_HOST_USER": "mailer", "EMAIL_HOST_PASSWORD": "p@ss",
+                      "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False,
+                      "DEFAULT_FROM_EMAIL": "mockloop <hello@example.com>"}
+    assert read_email({"EMAIL_URL": "smtps://smtp.example.com"})["EMAIL_PORT"] == 465
+    assert read_email({"EMAIL_URL": "console://"})["EMAIL_BACKEND"] == CONSOLE
+
+
+def test_email_from_email_variables():
+    values = read_email({"EMAIL_HOST": "relay.internal", "EMAIL_PORT": "2525",
+                         "EMAIL_USE_TLS": "true", "EMAIL_HOST_USER": "u"})
+    assert values["EMAIL_BACKEND"] == SMTP and values["EMAIL_HOST"] == "relay.internal"
+    assert values["EMAIL_PORT"] == 2525 and values["EMAIL_USE_TLS"] is True
+
+
+def test_email_goes_to_the_console_in_development():
+    # ./scripts/run uses the dev settings: a reset link is printed, not sent to port 25.
+    values = read_email({"DJANGO_SETTINGS_MODULE": "config.settings.dev"})
+    assert values["EMAIL_BACKEND"] == CONSOLE
+    assert read_email({})["EMAIL_BACKEND"] == SMTP  # production-like default

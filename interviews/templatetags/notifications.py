@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from interviews.models import Notification
+from scoring.text import ago as _ago
 
 register = template.Library()
 SHOWN = 5
@@ -22,3 +23,9 @@ def notifications_for(context: template.Context, user: Any) -> dict[str, Any]:
     return {"notifications": unread[:SHOWN], "more": len(unread) > SHOWN,
             "csrf_token": context.get("csrf_token"),
             "next": request.get_full_path() if request is not None else ""}
+
+
+@register.filter
+def ago(value: Any) -> str:
+    """'just now' under a minute (never '0 minutes ago'), else '3 minutes ago'."""
+    return _ago(value)

@@ -302,9 +302,28 @@ def _find_quantities(text: str) -> list[Quantity]:
 
 
 def _drop_denominators(found: list[Quantity]) -> list[Quantity]:
-    """A count inside a rate ("per 5 minutes") is part of that rate, not a number of its own."""
-    return [q for q in found
-            if not any(o is not q and o.start <= q.start and q.end <= o.end for o in found)]
+    """A count inside a rate ("per 5 minutes") is part of that rate, not a number of its own.
+    Matches come in text order and only overlap their neighbours, so one pass will do."""
+    ordered = sorted(found, key=lambda q: (q.start, -q.end))
+    kept: list[Quantity] = []
+    reach = -1  # the furthest end of a quantity kept so far
+    for quantity in ordered:
+        if quantity.end <= reach:
+            continue
+        kept.append(quantity)
+        reach = max(reach, quantity.end)
+    return kept
+
+
+# Digit runs longer than any real figure (a 20,000-digit "number") carry no quantity; read as
+# one they make every later step slow. They are blanked (same length, so spans stay put).
+_LONG_DIGITS_RE = re.compile(r"[\d][\d,.]{39,}")
+MAX_DIGITS = 40
+
+
+def without_long_numbers(text: str) -> str:
+    """The text with digit runs of MAX_DIGITS or more characters blanked out."""
+    return _LONG_DIGITS_RE.sub(lambda m: "#" * len(m.group(0)), text)
 
 
 def within_tolerance(quantity: Quantity, expected: float, unit: str,
@@ -328,12 +347,14 @@ def distance(quantity: Quantity, expected: float, unit: str) -> float:
     _, factor = parse_unit(unit)
     target = expected * factor
     value = quantity.value
-    if target <= 0 or value <= 0:
+    if target <= 0 or value <= 0 or not math.isfinite(value / target) or value / target == 0:
         return 0.0 if value == target else math.inf
     return abs(math.log(value / target))
 
 
 def format_number(value: float) -> str:
+    if not math.isfinite(value):
+        return "more than a float can hold" if value > 0 else "not a number"
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value):,}"
     if abs(value) >= 100:
@@ -401,7 +422,8 @@ def find_calculations(text: str, quantities: list[Quantity] | None = None) -> li
                 ))
             i = j + 2
             continue
-        i += 1
+        # A chain with no result after it has none from any later start inside it either.
+        i = j + 1 if operators else i + 1
     return calculations
 
 

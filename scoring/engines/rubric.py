@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from scoring.engines import embeddings
 from scoring.engines.base import (
@@ -39,7 +40,9 @@ from scoring.engines.numbers import (
     parse_unit,
     unit_parts,
     within_tolerance,
+    without_long_numbers,
 )
+from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
     GENERIC,
     STOPWORDS,
@@ -104,24 +107,72 @@ class Document:
     sentence_context: dict[int, bool] = field(default_factory=dict)
     wrong_results: set[str] = field(default_factory=set)  # numeric keys stated far off
     token_index: dict[int, int] = field(default_factory=dict)  # token start -> position
+    clauses: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # per sentence
+    token_starts: list[int] = field(default_factory=list)
+    topic_scores: dict[tuple, dict[str, float]] = field(default_factory=dict)
+
+    markers: list[tuple[int, int]] = field(default_factory=list)  # reasoning markers
+    wrong_claims: list[WrongClaim] = field(default_factory=list)  # relations turned round
+    words: int = -1
 
     @property
     def word_count(self) -> int:
-        return sum(1 for t in self.tokens if not t.lower[0].isdigit())
+        if self.words < 0:
+            self.words = sum(1 for t in self.tokens if not t.lower[0].isdigit())
+        return self.words
+
+
+# At most this many numbers of an answer are examined (a real answer states a few dozen): an
+# answer of thousands of numbers is judged on its first ones, in time linear in its length.
+MAX_NUMBERS = 120
+
+
+_DIGITS_RE = re.compile(r"\d+")
+
+
+def _number_region(text: str) -> str:
+    """The text as far as numbers are read: a little past the digit run that could hold the
+    MAX_NUMBERS-th number (a range or "1,250" is two runs)."""
+    for count, match in enumerate(_DIGITS_RE.finditer(text), start=1):
+        if count >= 3 * MAX_NUMBERS:
+            return text[: match.end() + 40]
+    return text
+
+
+# An answer is read as far as its first MAX_WORDS words: a 20,000-character answer of prose is
+# about 3,400 words, while 20,000 characters of "1 x 2 x 3 ..." are 10,000 tokens, each worth
+# nothing, which would make scoring time grow with how hostile an answer is.
+MAX_WORDS = 3600
+_WORD_COUNT_RE = re.compile(r"[A-Za-z0-9µμ]+")
+
+
+def bounded_text(text: str) -> str:
+    """The part of an answer that is scored: overlong digit runs blanked, cut after MAX_WORDS
+    words (a prefix, so every span still points into the answer as written)."""
+    text = without_long_numbers(text)
+    for count, match in enumerate(_WORD_COUNT_RE.finditer(text), start=1):
+        if count >= MAX_WORDS:
+            return text[: match.end()]
+    return text
 
 
 def analyse(text: str) -> Document:
+    text = bounded_text(text)
     tokens = tokenize(text)
-    quantities = find_quantities(text)
-    calculations = find_calculations(text, quantities)
+    quantities = find_quantities(_number_region(text))[:MAX_NUMBERS]
+    # The arithmetic passes read only as far as the numbers examined.
+    cut = min(len(text), quantities[-1].end + 200) if quantities else 0
+    head = text[:cut]
+    calculations = find_calculations(head, quantities)
     # A breakdown's wrong total is shown as its parts' sum, not also as a wrong product.
-    sums = find_sum_claims(text, quantities, calculations)
-    implied = [c for c in find_implied_calculations(text, quantities, calculations)
+    sums = find_sum_claims(head, quantities, calculations)
+    implied = [c for c in find_implied_calculations(head, quantities, calculations)
                if all(c.end != s.end for s in sums)]
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    sorted([*implied, *sums], key=lambda c: c.start),
-                   find_operations(text, quantities))
+                   find_operations(head, quantities))
     doc.token_index = {token.start: i for i, token in enumerate(tokens)}
+    doc.token_starts = [token.start for token in tokens]
     for token in tokens:
         if token.content:
             doc.by_key.setdefault(token.key, []).append(token)
@@ -131,7 +182,9 @@ def analyse(text: str) -> Document:
     by_sentence: dict[int, list[Token]] = {}
     for token in tokens:
         by_sentence.setdefault(token.sentence, []).append(token)
-    reasoned_sentences = {_sentence_of(doc, start) for start, _ in reasoning_markers(text)}
+    doc.markers = reasoning_markers(text)
+    doc.wrong_claims = wrong_claims(tokens, text, lambda offset: _sentence_of(doc, offset))
+    reasoned_sentences = {_sentence_of(doc, start) for start, _ in doc.markers}
     for index in range(len(doc.sentences)):
         words = by_sentence.get(index, [])
         reasoned = index in reasoned_sentences
@@ -267,7 +320,10 @@ def _same_number(found: Quantity, wanted: Quantity, slack: float) -> bool:
 def _match_sequence(doc: Document, pattern: Pattern) -> Match:
     size = len(pattern.sequence)
     tokens = doc.tokens
+    first = pattern.sequence[0]
     for i in range(len(tokens) - size + 1):
+        if tokens[i].key != first:
+            continue
         window = tokens[i : i + size]
         if tuple(t.key for t in window) == pattern.sequence and not any(
                 t.negated for t in window) and len({t.sentence for t in window}) == 1:
@@ -334,12 +390,13 @@ def _best(buckets: dict[int, dict[str, list[Token]]], pattern: Pattern, total: f
     return best
 
 
-def _criterion_patterns(criterion: CriterionSpec) -> list[tuple[Pattern, float]]:
+@lru_cache(maxsize=4096)
+def _criterion_patterns(criterion: CriterionSpec) -> tuple[tuple[Pattern, float], ...]:
     """Phrases at full strength; the label as a slightly weaker extra phrase."""
     patterns = [(_pattern(p), 1.0) for p in criterion.phrases if p.strip()]
     if criterion.label and criterion.kind != "pitfall":
         patterns.append((_pattern(criterion.label), 0.9))
-    return [(p, factor) for p, factor in patterns if p.usable]
+    return tuple((p, factor) for p, factor in patterns if p.usable)
 
 
 _PATTERNS: dict[str, Pattern] = {}
@@ -429,6 +486,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     if subject:
         evidence, misattributed = _attributed(doc, evidence, subject, alternatives)
         turned = reversed_claims(doc, criterion, subject, alternatives)
+    evidence, wrong = _without_wrong_claims(doc, evidence)
+    misattributed += wrong
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
     if turned or (misattributed and credit < 0.3):
@@ -445,6 +504,23 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+    """The evidence without phrases said in a sentence that states a relation or role wrongly
+    ("bigger batches lower p99", "TorchServe is the compiler"), and those wrong claims' spans."""
+    if not doc.wrong_claims:
+        return evidence, []
+    bad: dict[int, list[Span]] = {}
+    for claim in doc.wrong_claims:
+        bad.setdefault(claim.sentence, []).append(claim.span)
+    kept = [(p, m) for p, m in evidence.hits if m.sentence not in bad]
+    if len(kept) == len(evidence.hits):
+        return evidence, []
+    spans = _dedupe([span for _, m in evidence.hits if m.sentence in bad
+                     for span in bad[m.sentence]])
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose), spans
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:
@@ -682,10 +758,61 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
-    hit = bool(sentences)
+    if _about_unsupported_counts(criterion):
+        guess = unsupported_count(doc)
+        if guess is not None:
+            sentences.add(_sentence_of(doc, guess.start))
+            spans.append(Span(guess.start, guess.end))
+    if _about_universals(criterion):
+        for claim in universal_comparisons(doc.text, doc.sentences):
+            sentences.add(claim.sentence)
+            spans.append(claim.span)
+    if doc.wrong_claims and _about_reversals(criterion):
+        # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
+        # (its sentences stay open to concept criteria, which are then contradicted there).
+        spans.extend(claim.span for claim in doc.wrong_claims)
+    hit = bool(spans)
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])
     return verdict, sentences
+
+
+_REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"
+                          r"backwards?|mix(?:es|ed)? up)\b", re.IGNORECASE)
+
+
+def _about_reversals(criterion: CriterionSpec) -> bool:
+    """A pitfall whose label or checks are about facts turned round or swapped."""
+    return bool(_REVERSAL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+_UNSUPPORTED_RE = re.compile(
+    r"\b(?:no|without|any)\s+(?:\w+[\s-]+){0,2}(?:throughput|basis|derivation|calculation)\b|"
+    r"\bguess", re.IGNORECASE)
+_COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"])
+
+
+_UNIVERSAL_PITFALL_RE = re.compile(r"\b(?:always|regardless|in every case)\b", re.IGNORECASE)
+
+
+def _about_universals(criterion: CriterionSpec) -> bool:
+    """A pitfall about a choice claimed to win in every case ("TensorRT is always faster")."""
+    return bool(_UNIVERSAL_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def _about_unsupported_counts(criterion: CriterionSpec) -> bool:
+    """A pitfall about a count given with no throughput basis ("around 50 T4s")."""
+    return bool(_UNSUPPORTED_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def unsupported_count(doc: Document) -> Quantity | None:
+    """A count of machines ("something like 60 T4s") in an answer that shows no basis for
+    it: no rate per machine, no arithmetic, no described calculation step."""
+    if doc.calculations or doc.operations or doc.implied:
+        return None
+    if any("/" in q.unit or q.unit in {"qps", "token/s"} for q in doc.quantities):
+        return None
+    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS), None)
 
 
 def question_numbers(question: QuestionSpec) -> list[Quantity]:
@@ -848,6 +975,14 @@ def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> dict[str, dict[str,
 
 
 def _clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
+    """The sentence's clauses, found once per sentence (numbers in it ask again)."""
+    cached = doc.clauses.get(sentence)
+    if cached is None:
+        cached = doc.clauses[sentence] = _find_clause_spans(doc, sentence)
+    return cached
+
+
+def _find_clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
     start, end = doc.sentences[sentence].start, doc.sentences[sentence].end
     spans: list[tuple[int, int]] = []
     cut = start
@@ -860,14 +995,29 @@ def _clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
 
 def _topic_scores(doc: Document, span: tuple[int, int],
                   topics: dict[str, dict[str, float]]) -> dict[str, float]:
-    present = {t.key for t in doc.tokens
-               if t.content and not t.negated and span[0] <= t.start < span[1]}
+    """Per criterion, how much the clause at `span` talks about it; once per clause."""
+    cache_key = (span, id(topics))
+    if cache_key not in doc.topic_scores:
+        doc.topic_scores[cache_key] = _find_topic_scores(doc, span, topics)
+    return doc.topic_scores[cache_key]
+
+
+def _find_topic_scores(doc: Document, span: tuple[int, int],
+                       topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    first = bisect_left(doc.token_starts, span[0])
+    last = bisect_left(doc.token_starts, span[1])
+    present = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    # Long keys by their first five letters: a shared long stem is looked up, not scanned for.
+    stems: dict[str, list[str]] = {}
+    for p in present:
+        if len(p) >= 5:
+            stems.setdefault(p[:5], []).append(p)
     scores: dict[str, float] = {}
     for key, words in topics.items():
         score = sum(weight for word, weight in words.items()
                     if word in present or (len(word) >= 5 and any(
-                        len(p) >= 5 and (p.startswith(word) or word.startswith(p))
-                        for p in present)))
+                        p.startswith(word) or word.startswith(p)
+                        for p in stems.get(word[:5], ()))))
         if score:
             scores[key] = score
     return scores
@@ -1064,7 +1214,7 @@ def reasoning_factor(doc: Document, expected: float = 1.0) -> float:
     words = doc.word_count
     if not words:
         return 0.0
-    markers = len(reasoning_markers(doc.text))
+    markers = len(doc.markers)
     reasons = min(1.0, markers / max(2.0, words / 30))
     listiness = min(1.0, max(0.0, (0.24 - function_word_ratio(doc.tokens)) / 0.14))
     shortfall = 0.5 * listiness * (1 - reasons) + 0.12 * (1 - listiness) * (1 - reasons)
@@ -1135,7 +1285,8 @@ def arithmetic_penalty(doc: Document, charged: set[int] | None = None,
     costs: list[float] = []
     for calculation in [*(c for c in doc.calculations if not c.correct), *doc.implied]:
         stated, actual = calculation.stated, calculation.actual
-        off = abs(math.log(stated / actual)) if stated > 0 and actual > 0 else math.inf
+        ratio = stated / actual if stated > 0 and 0 < actual < math.inf else 0.0
+        off = abs(math.log(ratio)) if ratio > 0 else math.inf  # a product too big for a float
         result = next((q for q in doc.quantities if q.end == calculation.end), None)
         sentences = {_sentence_of(doc, calculation.start), _sentence_of(doc, calculation.end - 1)}
         judged = result is not None and any(compatible(result, unit) for unit in units)
@@ -1321,6 +1472,7 @@ class RubricEngine:
         by_key: dict[str, CriterionVerdict] = {}
         checks: list[NumberCheck] = []
         tainted: set[int] = set()
+        charged: set[int] = set()  # sentences a committed pitfall is charged for
         given = question_numbers(question)
         alternatives = question_alternatives(question.prompt)
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
@@ -1328,6 +1480,9 @@ class RubricEngine:
             if criterion.kind == "pitfall":
                 by_key[criterion.key], sentences = judge_pitfall(doc, criterion)
                 tainted |= sentences
+                if by_key[criterion.key].verdict == "made":
+                    charged |= {_sentence_of(doc, span.start)
+                                for span in by_key[criterion.key].evidence}
         for criterion in question.criteria:
             if criterion.kind == "numeric":
                 by_key[criterion.key], check = judge_numeric(
@@ -1338,7 +1493,7 @@ class RubricEngine:
                                                       alternatives)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
-        total = rubric_total(doc, verdicts, tainted, doc.wrong_results, units)
+        total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
         return self._outcome(question, total, verdicts, checks, feedback)
 
@@ -1476,10 +1631,17 @@ def _reference_feedback(label: str, verdict: str) -> str:
     return f"Not covered: {label}"
 
 
-def _pushback_words(criterion: CriterionSpec) -> set[str]:
-    return {t.key for t in tokenize(" ".join(
+@lru_cache(maxsize=4096)
+def _pushback_words(criterion: CriterionSpec) -> frozenset[str]:
+    """The criterion's own words; they depend on the question only, so once per spec."""
+    return frozenset(t.key for t in tokenize(" ".join(
         [criterion.label, criterion.checks, criterion.feedback_miss, *criterion.phrases]))
-        if t.content and t.key not in GENERIC}
+        if t.content and t.key not in GENERIC)
+
+
+@lru_cache(maxsize=4096)
+def _line_words(line: str) -> frozenset[str]:
+    return frozenset(t.key for t in tokenize(line) if t.content and t.key not in GENERIC)
 
 
 def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
@@ -1492,7 +1654,7 @@ def _pick_pushback(lines: tuple[str, ...], criterion: CriterionSpec,
     made_words = [_pushback_words(c) for c in made]
     scored: list[tuple[int, int, str]] = []
     for i, line in enumerate(lines):
-        words = {t.key for t in tokenize(line) if t.content and t.key not in GENERIC}
+        words = _line_words(line)
         overlap = len(wanted & words)
         if overlap and all(len(other & words) <= overlap for other in made_words):
             scored.append((overlap, -i, line))

@@ -8,6 +8,7 @@ same word family to the same key on both sides of a comparison, not to be lingui
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -77,6 +78,9 @@ _BACKWARD_DISMISSALS = (
     ("too", "noisy"), ("too", "slow"), ("too", "expensive"), ("too", "costly"),
     ("too", "complex"), ("too", "complicated"), ("too", "risky"), ("to", "ignore"),
     ("can", "ignore"), ("can", "be", "ignored"),
+    # "fragmentation goes away under TensorRT": the point is waved off, not made.
+    ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
+    ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -142,6 +146,10 @@ def _build_thesaurus() -> dict[tuple[str, ...], str]:
 
 _THESAURUS = _build_thesaurus()
 _THESAURUS_MAX = max(len(k) for k in _THESAURUS)
+# First word of an entry -> the longest entry it opens.
+_THESAURUS_FIRST: dict[str, int] = {}
+for _entry in _THESAURUS:
+    _THESAURUS_FIRST[_entry[0]] = max(_THESAURUS_FIRST.get(_entry[0], 0), len(_entry))
 
 _SUFFIXES = (
     ("izations", ""), ("ization", ""), ("isation", ""), ("ational", "ate"), ("ations", ""),
@@ -205,10 +213,13 @@ def tokenize(text: str) -> list[Token]:
     words = _raw_words(text)
     tokens: list[Token] = []
     i = 0
+    lowered = [w[0].lower().replace("’", "'") for w in words]
     while i < len(words):
         matched = False
-        for size in range(min(_THESAURUS_MAX, len(words) - i), 0, -1):
-            seq = tuple(w[0].lower().replace("’", "'") for w in words[i : i + size])
+        # Only a word that opens a thesaurus entry is tried with the words after it.
+        longest = _THESAURUS_FIRST.get(lowered[i], 0)
+        for size in range(min(longest, len(words) - i), 0, -1):
+            seq = tuple(lowered[i : i + size])
             key = _THESAURUS.get(seq)
             # Only join words that are not separated by a sentence break.
             if key and (size == 1 or _joinable(text, words[i][1], words[i + size - 1][2])):
@@ -220,7 +231,7 @@ def tokenize(text: str) -> list[Token]:
         if matched:
             continue
         word, start, end = words[i]
-        lower = word.lower().replace("’", "'")
+        lower = lowered[i]
         content = lower not in STOPWORDS and not lower[0].isdigit()
         tokens.append(Token(word, lower, stem(lower), start, end, content))
         i += 1
@@ -294,20 +305,50 @@ def _without_asides(text: str) -> str:
     return _PAREN_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _dismissals_by_first_word() -> dict[str, tuple[tuple[str, ...], ...]]:
+    table: dict[str, list[tuple[str, ...]]] = {}
+    for pattern in _BACKWARD_DISMISSALS:
+        table.setdefault(pattern[0], []).append(pattern)
+    return {word: tuple(patterns) for word, patterns in table.items()}
+
+
+_DISMISSALS_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+
+
 def _mark_negation(text: str, tokens: list[Token]) -> None:
-    """Flag tokens a negator or dismissal puts out of the candidate's claim."""
-    n = len(tokens)
+    """Flag tokens a negator or dismissal puts out of the candidate's claim. One pass over the
+    tokens: dismissals are looked up by their first word, not tried at every token."""
+    if not _DISMISSALS_BY_FIRST:
+        _DISMISSALS_BY_FIRST.update(_dismissals_by_first_word())
     text = _without_asides(text)
     for i, token in enumerate(tokens):
-        if token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i):
+        if (token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i)) or _dismissing_verb(
+                tokens, i):
             _negate_forward(text, tokens, i)
-    for i in range(n):
-        for pattern in _BACKWARD_DISMISSALS:
+    for i, token in enumerate(tokens):
+        for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
             size = len(pattern)
             if tuple(t.lower for t in tokens[i : i + size]) == pattern:
                 _negate_backward(text, tokens, i)
                 if pattern[0] in {"no", "not"}:
                     _negate_forward(text, tokens, i + size - 1)
+
+
+# Verbs that reject what follows when the candidate is their subject: "I'd actually drop the
+# 10-minute bake", "we can get rid of the shadow step" (not "latency drops to 5ms").
+_DROP_VERBS = frozenset(["drop", "remove", "forgo", "forget", "ditch", "scrap", "skip", "cut",
+                         "eliminate", "rid", "omit", "avoid", "lose"])
+_AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "should", "i'll",
+                     "we'll", "let's", "just", "actually", "probably", "simply", "then",
+                     "get", "and"])
+
+
+def _dismissing_verb(tokens: list[Token], index: int) -> bool:
+    """A drop verb said by the candidate of what follows: an agent word right before it."""
+    if tokens[index].lower not in _DROP_VERBS or index == 0:
+        return False
+    previous = tokens[index - 1]
+    return previous.lower in _AGENTS and previous.sentence == tokens[index].sentence
 
 
 def _limiting(tokens: list[Token], index: int) -> bool:
@@ -345,7 +386,7 @@ _REASONING_RE = re.compile(
 
 # A list of steps ("2/10/50/100", "2 -> 10 -> 25", "98/2" after "Istio") or a name with digits
 # ("p99/5xx") is not arithmetic and gives no reason.
-_SEQUENCE_RE = re.compile(r"\d+%?(?:\s*(?:/|->|→|-)\s*\d+%?){2,}")
+_SEQUENCE_RE = re.compile(r"(?<!\d)\d++%?(?:\s*+(?:/|->|→|-)\s*+\d++%?){2,}")
 _NAME_DIGITS_RE = re.compile(r"[A-Za-z]\d*$")
 # A traffic split ("98/2", "90/10", "50%/50%") is a routing weight, not a division; a
 # division it stays when a result follows ("96/4 = 24").
@@ -359,15 +400,28 @@ def _splits(text: str) -> list[tuple[int, int]]:
             if abs(float(m.group("a")) + float(m.group("b")) - 100) < 1e-6]
 
 
+MAX_SYMBOL_MARKERS = 300
+
+
 def reasoning_markers(text: str) -> list[tuple[int, int]]:
     """Spans of words and symbols that carry reasons, consequences or arithmetic."""
-    sequences = [(m.start(), m.end()) for m in _SEQUENCE_RE.finditer(text)] + _splits(text)
+    sequences = sorted([(m.start(), m.end()) for m in _SEQUENCE_RE.finditer(text)]
+                       + _splits(text))
+    starts = [start for start, _ in sequences]
     out: list[tuple[int, int]] = []
+    symbols = 0
     for m in _REASONING_RE.finditer(text):
         if m.group(1) is None:
-            if any(start <= m.start() and m.end() <= end for start, end in sequences):
+            symbols += 1
+            if symbols > MAX_SYMBOL_MARKERS:
+                continue  # thousands of "x" between digits add no reasons, only time
+            # The spans that could hold this one start just before it (looked up, not scanned).
+            at = bisect_right(starts, m.start())
+            if any(start <= m.start() and m.end() <= end
+                   for start, end in sequences[max(0, at - 3) : at]):
                 continue
-            before = re.search(r"[A-Za-z0-9]*$", text[: m.start()]).group(0)
+            # A bounded look back: a name before "/" is short ("p99/5xx").
+            before = re.search(r"[A-Za-z0-9]*$", text[max(0, m.start() - 24) : m.start()]).group(0)
             if _NAME_DIGITS_RE.search(before.rstrip("0123456789")) and before[:1].isalpha():
                 continue  # "p99/5xx": the left side is a name, not a number
         out.append((m.start(), m.end()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from io import StringIO
 
 import pytest
@@ -25,7 +26,7 @@ SOURCE_QUESTIONS = [
     "How would you prevent a bad model from affecting all users?",
     "Which SLIs would you monitor for a real‑time transcription serving system?",
 ]
-DEV_SET = settings.BASE_DIR.parent / "shared" / "data" / "graded-answers-dev.csv"
+DEV_SET = settings.BASE_DIR / "tests" / "scoring" / "data" / "graded-answers-dev.csv"
 
 
 def normalise(text: str) -> str:
@@ -92,3 +93,58 @@ def test_export_after_import_is_identical_to_the_file(bundled_bank):
                                           "peer"])
 def test_panel_has_each_role(bundled_bank, persona_role):
     assert bundled_bank.personas.filter(role=persona_role).exists()
+
+
+# --- Scenarios set the scene; they never give the rubric away ------------------------------
+
+# Words of a debrief or a rubric, not of an interviewer setting the scene: what a past candidate
+# did or missed, how they were voted on, what graders praised, where the question came from.
+LEAK_PATTERNS = [
+    r"\bcandidates?\b", r"\bmiss(?:ed|ing)\b", r"\bdid(?:n't| not) (?:mention|reference|discuss)",
+    r"\breported\b", r"\bpraised\b", r"\bscorecards?\b", r"\bdebrief", r"hiring committee",
+    r"\bHC\b", r"\bvot(?:e|ed|es)\b", r"\breject", r"\brubric", r"interview notes",
+    r"\bfeedback\b", r"\bomitted\b", r"\bfailed to\b", r"point of the question",
+    r"question generali[sz]es", r"\bthe bank\b", r"\bthe source", r"\bin the interview\b",
+]
+
+
+def scenario_leaks(scenario: str, criteria, given: str = "") -> list[str]:
+    """Leak patterns, criterion labels and multi-word rubric phrases found in a scenario.
+    A phrase the prompt or constraints already state (`given`) is the situation, not a leak."""
+    found = [p for p in LEAK_PATTERNS if re.search(p, scenario, flags=re.IGNORECASE)]
+    text, known = normalise(scenario).lower(), normalise(given).lower()
+    for criterion in criteria:
+        wanted = [criterion.label.removeprefix("Pitfall: ")]
+        wanted += [p for p in criterion.phrases if len(p.split()) >= 3]
+        found += [w for w in wanted
+                  if normalise(w).lower() in text and normalise(w).lower() not in known]
+    return found
+
+
+@pytest.mark.parametrize("old", [
+    "As the senior engineer reported in the interview, the SLA requires p95 under 12ms.",
+    "The reported candidate proposed monitoring only HTTP 5xx errors, missing the cold-start "
+    "metric, and the debrief resulted in a 2-3 reject.",
+    "The reported feedback noted the candidate cited the Airbnb infra blog correctly but did not "
+    "mention the Argo CD sync window of 5 minutes.",
+    "The interview notes praised the candidate who cited that internal model and adjusted for a "
+    "10% safety margin.",
+    "Note that the bank has not reconciled this figure; that gap is the point of the question.",
+])
+def test_leak_check_catches_backstage_notes(old: str) -> None:
+    assert scenario_leaks(old, [])
+
+
+def test_leak_check_catches_a_rubric_label_in_the_scenario() -> None:
+    bank = parse_bank(BUNDLED_BANK.read_bytes())
+    question = bank.topics[0].questions[0]
+    label = question.rubric[0].label
+    assert scenario_leaks(f"The team wants to know: {label}.", question.rubric) == [label]
+
+
+def test_no_scenario_leaks_the_rubric_or_a_past_interview():
+    bank = parse_bank(BUNDLED_BANK.read_bytes())
+    leaks = {q.slug: scenario_leaks(q.scenario, q.rubric, " ".join([q.prompt, *q.constraints]))
+             for topic in bank.topics for q in topic.questions}
+    assert {slug: found for slug, found in leaks.items() if found} == {}
+    assert all(q.scenario.strip() for topic in bank.topics for q in topic.questions)

@@ -15,14 +15,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from interviews.models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
-from interviews.reviews import (
+from interviews.reviews.services import (
     QueueFilters,
     ScorecardRefused,
     loops_reviewable_by,
+    queue_page,
     review_queue,
     scorecard_rows_for_calibration,
     scorecard_submit,
-    with_queue_figures,
 )
 from scoring import reports
 from scoring.models import Debrief, ScoreResult
@@ -183,10 +183,16 @@ def test_override_regenerates_the_debrief_with_the_human_vote(world):
 
     latest = Debrief.objects.filter(loop=loop).order_by("-version").first()
     assert latest.version == 2 and latest.status == Debrief.Status.PENDING
-    assert latest.reason == "Scorecard by interviewer_1 on Q1"
+    # Stored with the interviewer's id, never their username; labelled when shown.
+    reviewer_id = world["interviewer_assigned"].pk
+    assert latest.reason == f"Scorecard by {{interviewer:{reviewer_id}}} on Q1"
+    assert "interviewer_1" not in latest.reason
     report = reports.debrief_build(debrief_id=latest.pk).report
-    assert report["human_votes"] == [{
-        "interviewer": "Interviewer 1", "recommendation": "no_hire", "question_position": 1,
+    shown = reports.report_for_display(loop, report)
+    assert shown["reason"] == "Scorecard by Interviewer 1 on Q1"
+    assert shown["human_votes"] == [{
+        "interviewer": "Interviewer 1", "interviewer_id": reviewer_id,
+        "recommendation": "no_hire", "question_position": 1,
         "rating": 2, "notes": "Never says how the canary is judged.",
         "recommendation_label": "No Hire"}]
     q1 = report["questions"][0]
@@ -210,7 +216,9 @@ def test_reviewer_names_are_shown_only_when_the_bank_says_so(world):
                      verdicts={}, rating=4, recommendation="strong_hire")
     latest = Debrief.objects.filter(loop=world["loop"]).order_by("-version").first()
     report = reports.debrief_build(debrief_id=latest.pk).report
-    assert report["human_votes"][0]["interviewer"] == "Ines Ortiz"
+    shown = reports.report_for_display(world["loop"], report)
+    assert shown["human_votes"][0]["interviewer"] == "Ines Ortiz"
+    assert shown["reason"] == "Scorecard by Ines Ortiz on Q1"
 
 
 def test_a_second_scorecard_by_the_same_interviewer_is_refused(world):
@@ -313,11 +321,20 @@ def test_queue_filters_by_bank_topic_date_and_status(world):
     assert ids(status="unreviewed") == {other.pk}
 
 
-def test_queue_shows_the_automatic_score(world):
-    row = with_queue_figures(review_queue(world["admin"], QueueFilters(status="all")),
-                             world["admin"]).get(pk=world["loop"].pk)
-    assert row.automatic_score == pytest.approx(92.0)  # build_finished_loop's strong answers
-    assert row.answer_count == 2 and row.scorecard_count == 0
+def test_queue_shows_the_debrief_score_and_counts_answers_not_follow_ups(world):
+    loop = world["loop"]
+    first = _answer(loop, 1)
+    follow = Answer.objects.create(loop_question=first.loop_question, kind="follow_up",
+                                   text="And a canary.", scoring_status="scored")
+    ScoreResult.objects.create(answer=follow, engine="test", engine_version="1",
+                               rubric_version=1, total=96.0, rating=4, criteria=[])
+    Scorecard.objects.create(answer=_answer(loop, 2), interviewer=world["interviewer_assigned"],
+                             verdicts={}, rating=1, recommendation="strong_no_hire")
+    page, rows = queue_page(world["admin"], QueueFilters(status="all"), 1)
+    row = next(r for r in rows if r.pk == loop.pk)
+    assert row.answer_count == 2 and row.scorecard_count == 1  # the follow-up is not an answer
+    report = reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk).report
+    assert row.score == report["overall"] == pytest.approx((94.0 + 34.9) / 2, abs=0.1)
 
 
 def _bulk_loops(bank, candidate, n: int, lq_template: LoopQuestion) -> None:
@@ -360,7 +377,8 @@ def test_queue_query_count_does_not_grow_with_loops(client, world, role,
     deep, page = _queue_queries(client, "?status=all&page=119")
     assert "page 119 of 120" in page
     assert small == large == deep, (small, large, deep)
-    with django_assert_max_num_queries(10):
+    # 10, plus loop questions, answers and scorecards for the page's scores (scoring.results).
+    with django_assert_max_num_queries(13):
         client.get(reverse("reviews:queue") + "?status=to_review&page=60")
 
 

@@ -82,3 +82,129 @@ def test_report_groups_by_bank_and_question():
     assert report["overall"]["n"] == 8
     assert report["most_flipped"] == []  # nobody flipped a verdict
     assert len(report["pairs"]) == 8
+
+
+# --- The stored, SQL-aggregated report (scoring.calibration_store) ---------------------------
+
+
+def _world(monkeypatch):
+    """Two interviewers reviewing loops of one bank with varied verdicts and ratings."""
+    from interviews.models import Answer
+    from interviews.reviews import scorecard_submit
+    from tests.factories import UserFactory
+    from tests.scoring.test_reports import build_bank, build_finished_loop
+
+    monkeypatch.setattr("scoring.enqueue.enqueue", lambda name, object_id: True)
+    bank = build_bank()
+    alice = UserFactory(username="alice", interviewer=True)
+    bob = UserFactory(username="bob", interviewer=True)
+    qualities = ["strong", "mixed", "weak", "strong", "mixed", "weak", "mixed"]
+    verdict_cycle = ["made", "missed", "partly", "contradicted"]
+    for i, quality in enumerate(qualities):
+        loop = build_finished_loop(UserFactory(), bank=bank, quality=quality, questions=3)
+        loop.reviewers.add(alice, bob)
+        answers = Answer.objects.filter(loop_question__loop=loop).order_by(
+            "loop_question__position")
+        for j, answer in enumerate(answers):
+            reviewer = alice if (i + j) % 2 else bob
+            if j == 2 and reviewer is bob:
+                continue  # questions only alice scores: bob must not see their flips
+            scorecard_submit(answer=answer, interviewer=reviewer,
+                             verdicts={"headroom": verdict_cycle[(i + j) % 4]},
+                             rating=1 + (i * 3 + j) % 4,
+                             recommendation="hire" if (i + j) % 3 else "no_hire")
+    return bank, alice, bob
+
+
+def _same(stored: dict, computed: dict) -> None:
+    assert stored["overall"] == computed["overall"]
+    assert stored["by_bank"] == computed["by_bank"]
+    strip = [{k: v for k, v in r.items() if k != "topic"} for r in computed["by_question"]]
+    assert [{k: v for k, v in r.items() if k != "topic"} for r in stored["by_question"]] == strip
+    key = lambda c: (c["bank"], c["question"], c["key"])  # noqa: E731
+    assert sorted(({k: c[k] for k in ("bank", "question", "key", "judged", "flips", "rate")}
+                   for c in stored["criteria"]), key=key) == sorted(
+        ({k: c[k] for k in ("bank", "question", "key", "judged", "flips", "rate")}
+         for c in computed["criteria"]), key=key)
+
+
+@pytest.mark.django_db
+def test_sql_report_matches_the_python_report_on_the_same_scorecards(monkeypatch):
+    from interviews.reviews import scorecard_rows_for_calibration
+    from scoring.calibration_store import calibration_report_for
+
+    _world(monkeypatch)
+    computed = calibration_report(scorecard_rows_for_calibration())
+    stored = calibration_report_for()
+    assert stored["overall"]["n"] == 17  # 7 loops x 3 questions, 4 left to alice alone
+    assert stored["overall"]["pearson"] is not None and stored["overall"]["qwk"] is not None
+    _same(stored, computed)
+
+
+@pytest.mark.django_db
+def test_interviewers_see_flips_only_on_questions_they_scored(monkeypatch):
+    from scoring.calibration_store import calibration_report_for
+    from scoring.models import CalibrationPoint
+
+    _, alice, bob = _world(monkeypatch)
+    bob_questions = set(CalibrationPoint.objects.filter(interviewer=bob)
+                        .values_list("question", flat=True))
+    all_questions = set(CalibrationPoint.objects.values_list("question", flat=True))
+    assert bob_questions < all_questions  # some questions only alice scored
+
+    for_bob = calibration_report_for(flips_by=bob)
+    assert {c["question"] for c in for_bob["criteria"]} == bob_questions
+    for_admin = calibration_report_for()
+    assert {c["question"] for c in for_admin["criteria"]} == all_questions
+
+
+@pytest.mark.django_db
+def test_calibration_page_hides_flips_of_questions_the_interviewer_did_not_score(
+        client, monkeypatch):
+    from django.urls import reverse
+
+    from scoring.models import CalibrationPoint
+
+    _, alice, bob = _world(monkeypatch)
+    only_alice = (set(CalibrationPoint.objects.values_list("question", flat=True))
+                  - set(CalibrationPoint.objects.filter(interviewer=bob)
+                        .values_list("question", flat=True)))
+    client.force_login(bob)
+    response = client.get(reverse("reviews:calibration"))
+    assert response.status_code == 200
+    flipped_questions = {c["question"] for c in response.context["report"]["criteria"]}
+    assert flipped_questions and not flipped_questions & only_alice
+
+
+@pytest.mark.django_db
+def test_a_score_landing_after_the_scorecard_adds_the_point(monkeypatch):
+    from interviews.models import Answer
+    from interviews.reviews import scorecard_submit
+    from scoring import services
+    from scoring.models import CalibrationPoint
+    from tests.factories import UserFactory
+    from tests.scoring.test_reports import build_finished_loop
+
+    monkeypatch.setattr("scoring.enqueue.enqueue", lambda name, object_id: True)
+    loop = build_finished_loop(UserFactory(), questions=1, unscored=(1,))
+    answer = Answer.objects.get(loop_question__loop=loop)
+    card = scorecard_submit(answer=answer, interviewer=UserFactory(interviewer=True),
+                            verdicts={}, rating=3, recommendation="hire")
+    assert not CalibrationPoint.objects.filter(scorecard=card).exists()
+    services.answer_score(answer_id=answer.pk)
+    point = CalibrationPoint.objects.get(scorecard=card)
+    assert point.human_rating == 3
+    assert point.judgements.count() >= 1
+
+
+@pytest.mark.django_db
+def test_qwk_from_counts_equals_qwk_on_lists():
+    from scoring.calibration import qwk_from_counts
+    from scoring.metrics import quadratic_weighted_kappa
+
+    auto = [1, 2, 3, 4, 2, 3, 3, 1, 4, 2]
+    human = [1, 3, 3, 4, 1, 2, 3, 2, 3, 2]
+    counts: dict[tuple[int, int], int] = {}
+    for pair in zip(auto, human, strict=True):
+        counts[pair] = counts.get(pair, 0) + 1
+    assert qwk_from_counts(counts) == pytest.approx(quadratic_weighted_kappa(auto, human))

@@ -86,3 +86,87 @@ def test_agreement_report_has_signed_errors() -> None:
     report = agreement_report([10, 20, 30, 40], [1, 2, 3, 5], ["x", "x", "y", "y"])
     assert set(report["mean_signed_error_by_kind"]) == {"x", "y"}
     assert report["slope"] > 0
+
+
+# --- Criterion-level agreement (hand-computed) -------------------------------------------
+
+
+@pytest.mark.parametrize(("grade", "band"), [(0, 1), (1.5, 1), (2, 2), (2.5, 2), (3, 3),
+                                             (3.5, 3), (4, 4), (5, 4)])
+def test_grade_band_edges(grade: float, band: int) -> None:
+    from scoring.metrics import grade_band
+
+    assert grade_band(grade) == band
+
+
+def test_binary_scores_hand_computed() -> None:
+    from scoring.metrics import binary_scores
+
+    # Positive class: tp 2, fp 1, fn 1 -> F1 4/6; negative class: tp 1, fp 1, fn 1 -> 2/4.
+    result = binary_scores([True, True, True, False, False], [True, True, False, True, False])
+    assert result["accuracy"] == pytest.approx(0.6)
+    assert result["macro_f1"] == pytest.approx((4 / 6 + 0.5) / 2)
+
+
+def _pairs():
+    from scoring.metrics import CriterionPair as P
+
+    return [
+        P("concept", "made", credited=True, evidence_on_label=True),           # c1
+        P("concept", "partly", credited=True, evidence_on_label=False),        # c2
+        P("concept", "missed", credited=True),                                 # c3
+        P("concept", "contradicted", credited=False, evidence_on_label=True),  # c4
+        P("concept", "missed", dismissed=True, credited=True),                 # c5
+        P("concept", "missed", dismissed=True, credited=False),                # c6
+        P("concept", "made", credited=False, evidence_on_label=True),          # c7
+        P("concept", "missed", credited=False),                                # c8
+        P("pitfall", "committed", committed=True, evidence_on_label=True),     # p1
+        P("pitfall", "committed", committed=False, evidence_on_label=True),    # p2
+        P("pitfall", "avoided", committed=True),                               # p3
+        P("pitfall", "avoided", committed=False),                              # p4
+        P("pitfall", "committed", committed=True),                             # p5
+        P("numeric", "wrong", flagged=True),                                   # n1
+        P("numeric", "wrong", accepted=True, credited=True),                   # n2
+        P("numeric", "wrong"),                                                 # n3
+        P("numeric", "made", accepted=True, credited=True, evidence_on_label=True),  # n4
+        P("numeric", "made"),                                                  # n5
+        P("numeric", "missed"),                                                # n6
+    ]
+
+
+def test_criteria_report_hand_computed() -> None:
+    from scoring.metrics import criteria_report
+
+    report = criteria_report(_pairs(), [5, 3.5, 2, 0.5], [4, 4, 2, 1])
+    # Concepts: present c1 c2 c7, credited c1 c2 c3 c5 -> right c1 c2 c4 c6 c8 = 5 of 8.
+    assert report["concepts"] == 8
+    assert report["concept_accuracy"] == pytest.approx(5 / 8)
+    # F1 present: tp 2, fp 2, fn 1 -> 4/7; F1 absent: tp 3, fp 1, fn 2 -> 6/9.
+    assert report["concept_macro_f1"] == pytest.approx((4 / 7 + 6 / 9) / 2, abs=1e-4)
+    assert (report["missed_credited"], report["missed_points"]) == (0.4, 5)  # c3 c5 of 5
+    assert (report["dismissed_credited"], report["dismissed_points"]) == (0.5, 2)
+    # Pitfalls: committed p1 p2 p5, charged p1 p3 p5.
+    assert report["pitfall_recall"] == pytest.approx(2 / 3, abs=1e-4)
+    assert report["pitfall_precision"] == pytest.approx(2 / 3, abs=1e-4)
+    assert (report["wrong_numbers_flagged"], report["wrong_numbers"]) == (
+        pytest.approx(1 / 3, abs=1e-4), 3)
+    assert (report["right_numbers_accepted"], report["right_numbers"]) == (0.5, 2)
+    # Evidence counts only points both sides find: c1 (on), c2 (off), p1 (on), n4 (on).
+    assert (report["evidence_precision"], report["evidence_points"]) == (0.75, 4)
+    # Bands [4, 3, 2, 1] against ratings [4, 4, 2, 1]: one step apart once; by hand the
+    # expected weighted disagreement is 4/3 against an observed 1/9, so kappa = 1 - 1/12.
+    assert report["rating_qwk"] == pytest.approx(11 / 12, abs=1e-4)
+    assert report["graded_at_most_3_5_rated_4"] == 1
+    assert report["rating_confusion"] == {"1": {"1": 1}, "2": {"2": 1}, "3": {"4": 1},
+                                          "4": {"4": 1}}
+
+
+def test_criteria_report_with_nothing_to_count_gives_none_not_zero() -> None:
+    from scoring.metrics import CriterionPair, criteria_report
+
+    report = criteria_report([CriterionPair("concept", "made", credited=True)], [4], [4])
+    assert report["pitfall_recall"] is None
+    assert report["wrong_numbers_flagged"] is None
+    assert report["dismissed_credited"] is None
+    assert report["missed_credited"] is None
+    assert report["concept_accuracy"] == 1.0

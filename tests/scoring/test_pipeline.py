@@ -345,3 +345,72 @@ def test_broker_down_at_finish_leaves_the_debrief_for_the_sweep(
     monkeypatch.setattr("scoring.tasks.build_debrief.delay", sent.append)
     assert services.debrief_sweep(older_than=timedelta(0)) == [debrief.pk]
     assert sent == [debrief.pk]
+
+
+# --- Fast failure and the retry cap -------------------------------------------------------
+
+
+def test_enqueue_with_the_broker_down_returns_at_once(scorable_question, settings):
+    """No blocking publish retries on the request path: Submit does not hang on Redis."""
+    from scoring.enqueue import enqueue
+
+    port = free_port()  # nothing listens there
+    old_url = celery_app.conf.broker_url
+    celery_app.conf.broker_url = f"redis://127.0.0.1:{port}/0"
+    reset_broker_connections()
+    try:
+        enqueue("scoring.tasks.score_answer", 1)  # first use imports the transport
+        started = time.perf_counter()
+        sent = [enqueue("scoring.tasks.score_answer", answer_id) for answer_id in (1, 2, 3)]
+        elapsed = time.perf_counter() - started
+    finally:
+        celery_app.conf.broker_url = old_url
+        reset_broker_connections()
+    assert sent == [False, False, False]
+    assert elapsed < 1.5, f"three failed sends took {elapsed:.2f} s"
+
+
+def test_scoring_stops_after_the_attempt_cap(scorable_question, settings):
+    settings.MOCKLOOP_SCORING_MAX_ATTEMPTS = 3
+    answer = make_answer(scorable_question)
+    Answer.objects.filter(pk=answer.pk).update(scoring_attempts=3)
+    assert services.answer_score(answer_id=answer.pk) is None
+    answer.refresh_from_db()
+    assert answer.scoring_status == Answer.ScoringStatus.FAILED
+    assert "3 times" in answer.scoring_error
+    assert not ScoreResult.objects.filter(answer=answer).exists()
+
+
+def test_the_sweep_gives_up_on_an_answer_that_used_its_attempts(scorable_question, settings,
+                                                                 monkeypatch):
+    settings.MOCKLOOP_SCORING_MAX_ATTEMPTS = 2
+    sent: list[int] = []
+    monkeypatch.setattr("scoring.tasks.score_answer.delay", sent.append)
+    poison = make_answer(scorable_question)
+    fine = make_answer(scorable_question)
+    Answer.objects.filter(pk=poison.pk).update(scoring_attempts=2,
+                                               scoring_status=Answer.ScoringStatus.SCORING)
+    assert sweep_now() == [fine.pk]
+    assert sent == [fine.pk]
+    assert status_of(poison) == Answer.ScoringStatus.FAILED
+
+
+def test_manual_retry_is_refused_after_the_cap(scorable_question, settings, monkeypatch,
+                                               django_capture_on_commit_callbacks):
+    settings.MOCKLOOP_SCORING_MAX_ATTEMPTS = 2
+    sent: list[int] = []
+    monkeypatch.setattr("scoring.tasks.score_answer.delay", sent.append)
+    answer = make_answer(scorable_question)
+    Answer.objects.filter(pk=answer.pk).update(scoring_attempts=1,
+                                               scoring_status=Answer.ScoringStatus.FAILED)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.answer_retry_scoring(answer=answer) is True
+    assert sent == [answer.pk]
+    Answer.objects.filter(pk=answer.pk).update(scoring_attempts=2,
+                                               scoring_status=Answer.ScoringStatus.FAILED)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.answer_retry_scoring(answer=answer) is False
+    assert sent == [answer.pk]
+    answer.refresh_from_db()
+    assert answer.scoring_status == Answer.ScoringStatus.FAILED
+    assert "the most allowed" in answer.scoring_error

@@ -197,9 +197,14 @@ def test_a_scorecard_overrides_the_automatic_verdicts_and_adds_a_human_vote(cand
     assert {c["key"] for c in q2["made"]} == {"canary"}
     assert "headroom" in {c["key"] for c in q2["missed"]}
     assert q2["human_reviewed"] and q2["rating"] == 3 and 60 <= q2["score"] < 80
+    reviewer_id = answer.scorecards.get().interviewer_id
+    # Stored by id; shown as a label rendered when the page is drawn.
     assert report["human_votes"] == [{
-        "interviewer": "Interviewer 1", "recommendation": "hire", "question_position": 2,
+        "interviewer": f"{{interviewer:{reviewer_id}}}", "interviewer_id": reviewer_id,
+        "recommendation": "hire", "question_position": 2,
         "rating": 3, "notes": "Solid on rollouts.", "recommendation_label": "Hire"}]
+    shown = reports.report_for_display(loop, report)
+    assert shown["human_votes"][0]["interviewer"] == "Interviewer 1"
     # No vote may call the overridden point missing.
     for vote in report["votes"]:
         for cite in vote["cites"]:

@@ -4,9 +4,8 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
-from interviews.bankfiles import BankFileError, bank_import, parse_bank
+from interviews.bankfiles import MAX_FILE_BYTES, BankFileError, bank_import_text
 
 
 class Command(BaseCommand):
@@ -20,19 +19,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         try:
-            content = path.read_bytes()
+            with path.open("rb") as file:  # read no more than the limit, plus one byte
+                content = file.read(MAX_FILE_BYTES + 1)
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror}") from None
         try:
-            data = parse_bank(content)
+            summary = bank_import_text(content, dry_run=options["dry_run"])
         except BankFileError as error:
             raise CommandError(
                 f"{path} is not a valid bank file ({len(error.errors)} problem(s)); nothing was "
                 "imported:\n  " + "\n  ".join(error.errors)) from None
-        with transaction.atomic():
-            summary = bank_import(data=data)
-            if options["dry_run"]:
-                transaction.set_rollback(True)
         if options["verbosity"] >= 1:
             prefix = "Dry run, nothing written. " if options["dry_run"] else ""
             self.stdout.write(self.style.SUCCESS(prefix + str(summary)))

@@ -1,6 +1,6 @@
 """Interviewers' pages: the review queue, a loop to review, a scorecard per answer, and
-calibration. Thin: access through interviews.reviews.loops_reviewable_by (everything else is a
-404, never a 403, so nobody learns which loops exist), then a form or a template.
+calibration. Thin: access through services.loops_reviewable_by (everything else is a 404,
+never a 403, so nobody learns which loops exist), then a form or a template.
 """
 
 from __future__ import annotations
@@ -20,17 +20,16 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import charts
-from scoring.calibration import calibration_report
+from scoring.calibration_store import calibration_report_for
 
-from .context_processors import is_interviewer
-from .models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
-from .review_forms import QueueFilterForm, ScorecardForm
-from .reviews import (
+from ..context_processors import is_interviewer
+from ..models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+from .forms import QueueFilterForm, ScorecardForm
+from .services import (
     ScorecardRefused,
     automatic_criteria,
     loops_reviewable_by,
     queue_page,
-    scorecard_rows_for_calibration,
     scorecard_submit,
 )
 
@@ -169,13 +168,15 @@ def calibration(request: HttpRequest) -> HttpResponse:
     bank = request.GET.get("bank", "")
     if bank and bank not in {b.slug for b in banks}:
         bank = ""
-    # Admins calibrate on every scorecard; interviewers on the loops they may review.
-    scope = None if request.user.is_staff else request.user
-    rows = scorecard_rows_for_calibration(user=scope, bank=bank)
-    report = calibration_report(rows)
+    # Admins calibrate on every scorecard; interviewers on the loops they may review, and
+    # see per-criterion flips only on questions they have scored themselves.
+    staff = request.user.is_staff
+    report = calibration_report_for(
+        loops=None if staff else loops_reviewable_by(request.user), bank=bank,
+        flips_by=None if staff else request.user)
     overall = report["overall"]
     context: dict[str, Any] = {"report": report, "banks": banks, "bank": bank}
-    if rows:
+    if overall["n"]:
         context["scatter"] = charts.agreement_scatter(
             report["pairs"], title="Automatic total against the interviewer's rating",
             desc=(f"{overall['n']} scorecards. Each dot is one scorecard: automatic total on "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import review_views as views
+from . import views
 
 app_name = "reviews"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django import forms
 
-from .models import Bank, Scorecard, Topic
-from .reviews import QUEUE_STATUSES, VERDICT_LABELS, QueueFilters
+from ..models import Bank, Scorecard, Topic
+from .services import QUEUE_STATUSES, VERDICT_LABELS, QueueFilters
 
 RATING_CHOICES = [(4, "4 — Strong"), (3, "3 — Good"), (2, "2 — Weak"), (1, "1 — Poor")]
 

@@ -13,24 +13,16 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import (
-    Avg,
-    Count,
-    Exists,
-    F,
-    FloatField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-)
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
-from .context_processors import is_interviewer
-from .models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+from scoring.results import loop_total
+from scoring.text import fit
+
+from ..context_processors import is_interviewer
+from ..models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
 
 VERDICTS: tuple[str, ...] = ("made", "partly", "missed", "contradicted")
 VERDICT_LABELS: dict[str, str] = {"made": "Made", "partly": "Partly", "missed": "Missed",
@@ -85,28 +77,6 @@ class QueueFilters:
     status: str = "to_review"
 
 
-def _automatic_score() -> Subquery:
-    """Mean over the loop's scored first answers of the question score the debrief uses:
-    the answer's total plus half of what a follow-up added (scoring.services.effective_total)."""
-    from scoring.models import ScoreResult
-    from scoring.services import FOLLOW_UP_RECOVERY_SHARE
-
-    follow = ScoreResult.objects.filter(
-        answer__loop_question=OuterRef("loop_question"),
-        answer__kind=Answer.Kind.FOLLOW_UP).values("total")[:1]
-    per_question = (
-        Answer.objects.filter(loop_question__loop=OuterRef("pk"), kind=Answer.Kind.INITIAL,
-                              score__isnull=False)
-        .annotate(follow_total=Subquery(follow, output_field=FloatField()))
-        .annotate(effective=F("score__total") + Value(FOLLOW_UP_RECOVERY_SHARE) * Greatest(
-            Value(0.0), Coalesce(F("follow_total"), F("score__total")) - F("score__total")))
-        .values("loop_question__loop")
-        .annotate(mean=Avg("effective"))
-        .values("mean")
-    )
-    return Subquery(per_question, output_field=FloatField())
-
-
 def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loop]:
     """The loops `user` may review, filtered, newest finished first. Light on purpose: page
     it, then add the figures to the page's rows only (`with_queue_figures`), so a deep page
@@ -136,31 +106,37 @@ def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loo
 
 
 def with_queue_figures(loops: QuerySet[Loop], user: Any) -> QuerySet[Loop]:
-    """Each loop with bank, candidate and topic joined, its automatic score, answer and
-    scorecard counts, and whether `user` reviewed it: one query whatever the number of rows."""
+    """Each loop with bank, candidate and topic joined, its answer (not follow-up) and
+    scorecard counts, whether `user` reviewed it, and what its score needs prefetched: a few
+    queries whatever the number of rows."""
     mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
                                     interviewer_id=user.pk)
-    answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"))
+    answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"),
+                                     kind=Answer.Kind.INITIAL)
                .values("loop_question__loop").annotate(n=Count("pk")).values("n"))
     cards = (Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
              .values("answer__loop_question__loop").annotate(n=Count("pk")).values("n"))
     return loops.select_related("bank", "candidate", "topic").annotate(
-        automatic_score=_automatic_score(),
         answer_count=Coalesce(Subquery(answers), 0),
         scorecard_count=Coalesce(Subquery(cards), 0),
         reviewed_by_me=Exists(mine),
-    )
+    ).prefetch_related(Prefetch("loop_questions", queryset=LoopQuestion.objects.prefetch_related(
+        Prefetch("answers", queryset=Answer.objects.select_related("score")
+                 .prefetch_related("scorecards")))))
 
 
 def queue_page(user: Any, filters: QueueFilters, page_number: Any,
                per_page: int = 25) -> tuple[Page, list[Loop]]:
     """A page of the queue: count, the page's ids, then the page's rows with their figures
-    (three queries for any page of any size of queue)."""
+    (the same few queries for any page of any size of queue). Each row's `score` is the
+    debrief's overall: interviewers' overrides included (scoring.results)."""
     page = Paginator(review_queue(user, filters).values_list("pk", flat=True),
                      per_page).get_page(page_number)
     ids = list(page.object_list)
     rows = list(with_queue_figures(Loop.objects.filter(pk__in=ids), user)
                 .order_by("-finished_at", "-pk"))
+    for loop in rows:
+        loop.score = loop_total(loop.loop_questions.all(), unanswered_as_zero=True)
     return page, rows
 
 
@@ -181,10 +157,6 @@ def automatic_criteria(answer: Answer) -> list[dict[str, Any]]:
             for c in spec.get("criteria", ())]
 
 
-def _who(user: Any) -> str:
-    return user.get_full_name() or user.get_username()
-
-
 def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, str], rating: int,
                      recommendation: str, notes: str = "") -> Scorecard:
     """Store an interviewer's scorecard, request a new debrief version, notify the candidate.
@@ -194,7 +166,8 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
     allowing edits would let them drift toward the others, and the calibration figures would
     no longer measure independent judgements. Admins can still correct one in the admin.
     """
-    from scoring.reports import debrief_request
+    from scoring.calibration_store import calibration_record
+    from scoring.reports import debrief_request, interviewer_token
 
     keys = {c["key"] for c in automatic_criteria(answer)}
     unknown = set(verdicts) - keys
@@ -216,12 +189,17 @@ def scorecard_submit(*, answer: Answer, interviewer: Any, verdicts: dict[str, st
         except IntegrityError as error:
             raise ScorecardRefused(
                 "You have already submitted a scorecard for this answer.") from error
-        debrief_request(loop=loop, reason=f"Scorecard by {_who(interviewer)} on Q{position}")
+        calibration_record(scorecard=card)
+        # The reason names the interviewer by id: the candidate's page renders "Interviewer N"
+        # (or the name, if the bank allows it) when it shows the version.
+        debrief_request(loop=loop, reason=f"Scorecard by {interviewer_token(interviewer.pk)} "
+                                          f"on Q{position}")
         Notification.objects.create(
             user_id=loop.candidate_id,
-            message=(f"An interviewer reviewed your answer to Q{position} of your "
-                     f"{loop.bank.title} loop: rating {card.rating}/4, "
-                     f"{card.get_recommendation_display()}. Your debrief is being updated."),
+            message=fit(f"An interviewer reviewed your answer to Q{position} of your "
+                        f"{loop.bank.title} loop: rating {card.rating}/4, "
+                        f"{card.get_recommendation_display()}. Your debrief is being updated.",
+                        Notification, "message"),
             url=reverse("scoring:debrief", kwargs={"public_id": loop.public_id}),
         )
     return card

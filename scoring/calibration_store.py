@@ -1,0 +1,237 @@
+"""Calibration kept in narrow rows and aggregated in SQL, so the page costs the same at 10 or
+10,000 loops.
+
+`calibration_record` writes one CalibrationPoint (and its CriterionJudgements) per scorecard
+whose answer has an automatic score: when the scorecard is submitted, or when the score lands
+after it. `calibration_report_for` returns what scoring.calibration.calibration_report returns
+for the same scorecards (same keys, same figures), computed by PostgreSQL: correlations with
+corr() over ranks from window functions, the confusion matrix and flip counts with GROUP BY.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import QuerySet
+
+from interviews.models import Answer, Bank, Loop, Question, Scorecard
+
+from .calibration import MIN_PAIRS, qwk_from_counts
+from .models import CalibrationPoint, CriterionJudgement
+
+# --- Writing -------------------------------------------------------------------------------
+
+
+def calibration_record(*, scorecard: Scorecard) -> CalibrationPoint | None:
+    """(Re)write the calibration point of one scorecard; None while its answer is unscored."""
+    answer = (Answer.objects.select_related("score", "loop_question__loop")
+              .get(pk=scorecard.answer_id))
+    score = answer.scored_result
+    if score is None:
+        return None
+    lq = answer.loop_question
+    snapshot = lq.snapshot or {}
+    auto = {c["key"]: c.get("verdict", "") for c in score.criteria or ()}
+    labels = {c["key"]: c.get("label", c["key"]) for c in score.criteria or ()}
+    with transaction.atomic():
+        CalibrationPoint.objects.filter(scorecard=scorecard).delete()
+        point = CalibrationPoint.objects.create(
+            scorecard=scorecard, loop_id=lq.loop_id, bank_id=lq.loop.bank_id,
+            question=snapshot.get("question_slug") or f"question-{lq.question_id}",
+            interviewer_id=scorecard.interviewer_id, auto_total=float(score.total),
+            auto_rating=int(score.rating), human_rating=int(scorecard.rating))
+        judgements = []
+        for key, verdict in auto.items():
+            # A criterion the interviewer left alone keeps the automatic verdict.
+            human = (scorecard.verdicts or {}).get(key, verdict)
+            judgements.append(CriterionJudgement(
+                point=point, key=key, label=labels[key][:300], auto_verdict=verdict,
+                human_verdict=human, flipped=human != verdict))
+        CriterionJudgement.objects.bulk_create(judgements)
+    return point
+
+
+def calibration_record_answer(*, answer_id: int) -> int:
+    """After a score lands: points for the scorecards submitted before it."""
+    cards = list(Scorecard.objects.filter(answer_id=answer_id))
+    return sum(calibration_record(scorecard=card) is not None for card in cards)
+
+
+def calibration_rebuild() -> int:
+    """Rewrite every point (after an upgrade, or to repair): the management command's work."""
+    cards = Scorecard.objects.filter(answer__score__isnull=False).order_by("pk")
+    return sum(calibration_record(scorecard=card) is not None for card in cards.iterator())
+
+
+# --- Reading -------------------------------------------------------------------------------
+
+# One row per (bank, question, whole-point total, automatic rating, human rating): a bounded
+# number of cells (at most 101 x 4 x 4 per question) whatever the number of scorecards. The
+# exact sums keep Pearson exact; Spearman ranks totals to the whole point.
+_CELLS_SQL = """
+WITH p AS ({points})
+SELECT bank_id, question, round(auto_total::numeric, 0)::float AS bucket, auto_rating,
+  human_rating, count(*) AS n, sum(auto_total) AS sx, sum(auto_total * auto_total) AS sxx,
+  sum(auto_total * human_rating) AS sxy
+FROM p GROUP BY 1, 2, 3, 4, 5
+"""
+
+_FLIPS_SQL = """
+WITH p AS ({points})
+SELECT p.bank_id, p.question, j.key, max(j.label), j.auto_verdict, j.human_verdict, count(*)
+FROM p JOIN scoring_criterionjudgement j ON j.point_id = p.id
+GROUP BY p.bank_id, p.question, j.key, j.auto_verdict, j.human_verdict
+"""
+
+def _points(loops: QuerySet[Loop] | None, bank: str) -> QuerySet[CalibrationPoint]:
+    points = CalibrationPoint.objects.all()
+    if loops is not None:
+        points = points.filter(loop__in=loops.values("pk"))
+    if bank:
+        points = points.filter(bank__slug=bank)
+    return points.values("id", "bank_id", "question", "auto_total", "auto_rating",
+                         "human_rating")
+
+
+def _run(sql: str, points: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    inner, params = points.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(points=inner), params)
+        return cursor.fetchall()
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(float(value), digits)
+
+
+def _figures(cells: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """Agreement figures from cells (bucket, auto rating, human rating, n, sx, sxx, sxy)."""
+    n = sum(c[3] for c in cells)
+    if not n:
+        return {"n": 0, "pearson": None, "spearman": None, "qwk": None, "exact": None,
+                "bias": None}
+    enough = n >= MIN_PAIRS
+    sy = sum(c[2] * c[3] for c in cells)
+    syy = sum(c[2] * c[2] * c[3] for c in cells)
+    sx = sum(c[4] for c in cells)
+    sxx = sum(c[5] for c in cells)
+    sxy = sum(c[6] for c in cells)
+    pearson = _corr(n, sx, sy, sxx, syy, sxy)
+    # Spearman: Pearson on average ranks, each cell's values sharing their tie's rank.
+    rank_x = _average_ranks(cells, 0)
+    rank_y = _average_ranks(cells, 2)
+    rx = [(rank_x[c[0]], rank_y[c[2]], c[3]) for c in cells]
+    spearman = _corr(n, sum(a * w for a, _, w in rx), sum(b * w for _, b, w in rx),
+                     sum(a * a * w for a, _, w in rx), sum(b * b * w for _, b, w in rx),
+                     sum(a * b * w for a, b, w in rx))
+    confusion: dict[tuple[int, int], int] = Counter()
+    for c in cells:
+        confusion[(c[1], c[2])] += c[3]
+    exact = sum(c[3] for c in cells if c[1] == c[2])
+    bias = sum((c[1] - c[2]) * c[3] for c in cells) / n
+    return {
+        "n": n,
+        "pearson": _round(pearson, 4) if enough else None,
+        "spearman": _round(spearman, 4) if enough else None,
+        "qwk": _round(qwk_from_counts(confusion), 4) if enough else None,
+        "exact": round(exact / n, 4),
+        "bias": round(bias, 3),
+    }
+
+
+def _corr(n: int, sx: float, sy: float, sxx: float, syy: float, sxy: float) -> float | None:
+    vx, vy = n * sxx - sx * sx, n * syy - sy * sy
+    if vx <= 1e-9 or vy <= 1e-9:
+        return None  # no variance on one side: undefined
+    return (n * sxy - sx * sy) / (vx * vy) ** 0.5
+
+
+def _average_ranks(cells: list[tuple[Any, ...]], index: int) -> dict[float, float]:
+    """1-based average rank of each distinct value of column `index`, weighted by count."""
+    weight: Counter[float] = Counter()
+    for c in cells:
+        weight[c[index]] += c[3]
+    ranks, seen = {}, 0
+    for value in sorted(weight):
+        ranks[value] = seen + (weight[value] + 1) / 2
+        seen += weight[value]
+    return ranks
+
+
+def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "",
+                           flips_by: Any = None) -> dict[str, Any]:
+    """The calibration report over the points of `loops` (None: every loop), optionally one
+    bank. `flips_by`: limit the per-criterion flips to questions this interviewer scored
+    (None: every question, for admins)."""
+    points = _points(loops, bank)
+    # (bucket, auto rating, human rating, n, sum x, sum x^2, sum x*y) per question.
+    cells: dict[tuple[int, str], list[tuple[Any, ...]]] = defaultdict(list)
+    for bank_id, question, bucket, auto, human, n, sx, sxx, sxy in _run(_CELLS_SQL, points):
+        cells[(bank_id, question)].append((bucket, auto, human, n, sx, sxx, sxy))
+    bank_names = dict(Bank.objects.values_list("pk", "slug"))
+    bank_titles = dict(Bank.objects.values_list("pk", "title"))
+    questions = _question_labels(set(cells), bank_names)
+
+    per_bank: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for (bank_id, _), group in cells.items():
+        per_bank[bank_id].extend(group)
+    overall = _figures([c for group in cells.values() for c in group])
+    by_bank = sorted(({"bank": bank_names[b], "bank_title": bank_titles[b], **_figures(g)}
+                      for b, g in per_bank.items()), key=lambda r: r["bank"])
+    by_question = sorted(
+        ({"bank": bank_names[b], "question": q, "prompt": questions.get((b, q), ("", ""))[0],
+          "topic": questions.get((b, q), ("", ""))[1], **_figures(g)}
+         for (b, q), g in cells.items()), key=lambda r: f"{r['bank']}/{r['question']}")
+
+    flip_points = points
+    if flips_by is not None:
+        scored = CalibrationPoint.objects.filter(interviewer=flips_by).values("bank_id",
+                                                                               "question")
+        flip_points = points.filter(
+            bank_id__in=scored.values("bank_id"),
+            question__in=scored.filter(bank_id__in=points.values("bank_id")).values("question"))
+        mine = set(scored.values_list("bank_id", "question"))
+    flips = _flips(_run(_FLIPS_SQL, flip_points), bank_names, questions)
+    if flips_by is not None:  # the IN pair above is per column; keep exact pairs only
+        by_slug = {bank_names[b]: b for b in bank_names}
+        flips = [f for f in flips if (by_slug[f["bank"]], f["question"]) in mine]
+    # One dot per occupied (whole-point total, rating) cell: the chart stays bounded too.
+    pairs = sorted({(float(c[0]), int(c[2])) for group in cells.values() for c in group})
+    return {"overall": overall, "by_bank": by_bank, "by_question": by_question,
+            "criteria": flips, "most_flipped": [c for c in flips if c["flips"]],
+            "pairs": pairs}
+
+
+def _question_labels(keys: set[tuple[int, str]], bank_names: dict[int, str]
+                     ) -> dict[tuple[int, str], tuple[str, str]]:
+    """Prompt and topic title per (bank id, question slug), from the bank (one query)."""
+    if not keys:
+        return {}
+    found = Question.objects.filter(
+        topic__bank_id__in={b for b, _ in keys}, slug__in={q for _, q in keys}
+    ).values_list("topic__bank_id", "slug", "prompt", "topic__title")
+    return {(bank_id, slug): (prompt, topic) for bank_id, slug, prompt, topic in found}
+
+
+def _flips(rows: list[tuple[Any, ...]], bank_names: dict[int, str],
+           questions: dict[tuple[int, str], tuple[str, str]]) -> list[dict[str, Any]]:
+    stats: dict[tuple[int, str, str], dict[str, Any]] = {}
+    for bank_id, question, key, label, auto, human, n in rows:
+        entry = stats.setdefault((bank_id, question, key), {
+            "bank": bank_names[bank_id], "question": question,
+            "prompt": questions.get((bank_id, question), ("", ""))[0], "key": key,
+            "label": label, "judged": 0, "flips": 0, "directions": Counter()})
+        entry["judged"] += n
+        if auto != human:
+            entry["flips"] += n
+            entry["directions"][f"{auto or 'none'} → {human}"] += n
+    result = []
+    for entry in stats.values():
+        entry["rate"] = round(entry["flips"] / entry["judged"], 4)
+        entry["agreement"] = round(1 - entry["rate"], 4)
+        entry["directions"] = entry["directions"].most_common()
+        result.append(entry)
+    result.sort(key=lambda e: (-e["flips"], -e["rate"], e["bank"], e["question"], e["key"]))
+    return result

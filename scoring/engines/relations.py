@@ -1,0 +1,186 @@
+"""Claims whose words are right and whose meaning is wrong: a relation stated the wrong way
+round or a role given to the wrong tool.
+
+- Roles: TensorRT is a compiler/optimizer that builds engines; TorchServe and Triton are model
+  servers. "TorchServe is the compiler that needs a rebuild" swaps them.
+- Percentiles: a higher percentile is never lower than a lower one ("p99 below p50" is wrong).
+- Batch size: bigger batches raise throughput and latency (queueing, p99); "bigger batches lower
+  p99" or "smaller batches raise latency" turns the trade-off round.
+
+Each finder returns the spans of the wrong claims; the engine treats a criterion whose evidence
+sits in such a sentence as contradicted, and a pitfall about reversed facts as committed.
+Plain Python over the answer's tokens, one pass each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from scoring.engines.base import Span
+from scoring.engines.text import Token
+
+# What each tool is. Keys are the tokenizer's keys (stemmed).
+TOOL_ROLES = {"tensorrt": "compiler", "torchserv": "server", "triton": "server",
+              "vllm": "server"}
+_ROLE_WORDS = {
+    "compiler": frozenset(["compil", "optimiz", "optimis", "fus", "fusion"]),
+    "server": frozenset(["server", "serv", "host"]),
+}
+# Words that may stand between a tool and the role said of it ("TorchServe is the compiler",
+# "TorchServe, which compiles", "TensorRT acts as a model server").
+_ROLE_LINKS = frozenset(["is", "are", "was", "as", "a", "an", "the", "which", "that", "just",
+                         "basically", "really", "acts", "act", "works", "serves", "mainly",
+                         "primarily", "model", "inference", "itself", "also", "one"])
+# Role words after a noun-like "is the X" that do not name what the tool is.
+_ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
+
+
+@dataclass(frozen=True)
+class WrongClaim:
+    span: Span
+    sentence: int
+    kind: str  # "role", "percentile", "batch"
+
+
+def _role_of(token: Token) -> str:
+    for role, words in _ROLE_WORDS.items():
+        if token.key in words or any(token.key.startswith(w) for w in words if len(w) >= 5):
+            return role
+    return ""
+
+
+def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
+    """"TorchServe is the compiler", "TensorRT is a model server": a tool given the other
+    tool's role, within a few linking words in one clause."""
+    found: list[WrongClaim] = []
+    for i, token in enumerate(tokens):
+        own = TOOL_ROLES.get(token.key)
+        if not own or token.negated:
+            continue
+        for j in range(i + 1, min(len(tokens), i + 6)):
+            nxt = tokens[j]
+            if nxt.sentence != token.sentence or any(
+                    ch in ";:()!?." for ch in text[tokens[j - 1].end : nxt.start]):
+                break
+            role = _role_of(nxt)
+            if role:
+                following = tokens[j + 1].lower if j + 1 < len(tokens) else ""
+                if role != own and not nxt.negated and following not in _ROLE_EXCLUDED_NEXT:
+                    found.append(WrongClaim(Span(token.start, nxt.end), token.sentence, "role"))
+                break
+            if nxt.lower not in _ROLE_LINKS:
+                break
+    return found
+
+
+_PERCENTILE_RE = re.compile(
+    r"\b(?P<a>p(?P<na>\d{2}(?:\.\d+)?)|median|average|mean)\b[^.;:!?]{0,30}?"
+    r"\b(?P<rel>lower|less|below|under|smaller|faster|higher|more|above|over|greater|bigger|"
+    r"slower|larger)\s+than\s+(?:the\s+|its\s+|our\s+)?"
+    r"(?P<b>p(?P<nb>\d{2}(?:\.\d+)?)|median|average|mean)\b", re.IGNORECASE)
+_LOW_WORDS = frozenset(["lower", "less", "below", "under", "smaller", "faster"])
+
+
+def _rank(name: str, number: str | None) -> float:
+    if number:
+        return float(number)
+    return 50.0  # the median (and, loosely, the mean) sits at p50
+
+
+def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
+    """"p99 is lower than p50", "the median is higher than p99": a percentile order turned
+    round."""
+    found: list[WrongClaim] = []
+    for match in _PERCENTILE_RE.finditer(text):
+        a = _rank(match.group("a"), match.group("na"))
+        b = _rank(match.group("b"), match.group("nb"))
+        if a == b:
+            continue
+        says_lower = match.group("rel").lower() in _LOW_WORDS
+        if (a > b and says_lower) or (a < b and not says_lower):
+            found.append(WrongClaim(Span(match.start(), match.end()),
+                                    sentence_of(match.start()), "percentile"))
+    return found
+
+
+# "bigger batches", "larger batch sizes", "increasing the batch size", "batch size up".
+_BATCH_UP_RE = re.compile(
+    r"\b(?:(?:bigger|larger|higher|more|increas\w*|rais\w*|grow\w*)\s+(?:the\s+)?batch(?:es|ing)?"
+    r"(?:\s+sizes?)?|batch(?:es|ing)?(?:\s+sizes?)?\s+(?:go(?:es)?|goes)\s+up)\b", re.IGNORECASE)
+_BATCH_DOWN_RE = re.compile(
+    r"\b(?:(?:smaller|fewer|lower|decreas\w*|reduc\w*|shrink\w*)\s+(?:the\s+)?batch(?:es|ing)?"
+    r"(?:\s+sizes?)?)\b", re.IGNORECASE)
+# What the batch change is said to do, in the same clause.
+_EFFECT_RE = re.compile(
+    r"\b(?P<dir>lower\w*|reduc\w*|cut\w*|decreas\w*|shrink\w*|improv\w*|less|drop\w*|"
+    r"rais\w*|increas\w*|add\w*|grow\w*|hurt\w*|more|higher|worsen\w*|inflat\w*)\s+"
+    r"(?:the\s+|our\s+|tail\s+|your\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
+    r"delay\w*|throughput|utili[sz]ation)\b", re.IGNORECASE)
+_DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "less", "drop")
+_CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
+                            re.IGNORECASE)
+
+
+def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
+    """"bigger batches lower p99", "larger batches reduce throughput", "smaller batches raise
+    latency": what grows with batch size turned round. Latency-like effects (p99, queueing,
+    wait) grow with batch size; throughput and utilisation grow too."""
+    found: list[WrongClaim] = []
+    for regex, up in ((_BATCH_UP_RE, True), (_BATCH_DOWN_RE, False)):
+        for match in regex.finditer(text):
+            stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + 80)
+            end = stop.start() if stop else min(len(text), match.end() + 80)
+            effect = _EFFECT_RE.search(text, match.end(), end)
+            if effect is None:
+                continue
+            lowers = effect.group("dir").lower().startswith(_DOWN_EFFECTS)
+            improves = effect.group("dir").lower().startswith("improv")
+            what = effect.group("what").lower()
+            if what in {"throughput"} or what.startswith("utili"):
+                # Bigger batches raise throughput; "improve" is the right way for both.
+                wrong = (up and lowers and not improves) or (not up and not lowers)
+            else:
+                # Latency, queueing and wait grow with batch size ("improve latency" = lower).
+                wrong = (up and lowers) or (not up and not lowers and not improves)
+            if wrong:
+                found.append(WrongClaim(Span(match.start(), effect.end()),
+                                        sentence_of(match.start()), "batch"))
+    return found
+
+
+def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
+    """Every wrong relation or role in the answer, in text order."""
+    claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
+              *reversed_batching(text, sentence_of)]
+    return sorted(claims, key=lambda c: c.span.start)
+
+
+# "whatever the cadence, TensorRT will be the faster option", "regardless of updates it's
+# always better": a comparison claimed to hold in every case.
+_UNIVERSAL_RE = re.compile(
+    r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|every\s+time|"
+    r"under\s+any|irrespective|unconditionally|in\s+all\s+situations)\b", re.IGNORECASE)
+_COMPARATIVE_RE = re.compile(
+    r"\b(?:faster|quicker|better|wins?|superior|lower\s+latency|the\s+right\s+choice|"
+    r"the\s+best)\b", re.IGNORECASE)
+_HEDGE_RE = re.compile(
+    r"\b(?:not\s+always|isn't\s+always|aren't\s+always|never\s+always|unless|except|but\s+the|"
+    r"depends|trade-?offs?|however|although|though)\b", re.IGNORECASE)
+
+
+def universal_comparisons(text: str, sentences: list) -> list[WrongClaim]:
+    """Sentences claiming one option wins in every case, with no hedge in the sentence."""
+    found: list[WrongClaim] = []
+    for index, sentence in enumerate(sentences):
+        body = text[sentence.start : sentence.end]
+        universal = _UNIVERSAL_RE.search(body)
+        if universal is None or _HEDGE_RE.search(body):
+            continue
+        comparative = _COMPARATIVE_RE.search(body)
+        if comparative is None:
+            continue
+        start = sentence.start + min(universal.start(), comparative.start())
+        end = sentence.start + max(universal.end(), comparative.end())
+        found.append(WrongClaim(Span(start, end), index, "universal"))
+    return found

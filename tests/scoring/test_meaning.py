@@ -1,0 +1,111 @@
+"""Meaning over vocabulary (issue 9): dismissals scoped to their clause, relations and roles
+stated the wrong way round, pitfalls committed in the candidate's own words. The answers are
+the examples the issue quotes, scored against the bundled bank's questions."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.relations import (
+    misattributed_roles,
+    reversed_batching,
+    reversed_percentiles,
+)
+from scoring.engines.rubric import RubricEngine
+from scoring.engines.text import tokenize
+from tests.scoring.test_engines import bank_question
+
+
+def verdicts(slug: str, answer: str) -> dict[str, str]:
+    outcome = RubricEngine().score(bank_question(slug), answer)
+    return {v.key: v.verdict for v in outcome.criteria}
+
+
+SWAPPED_TOOLS = (
+    "TorchServe is the compiler that needs a rebuild per version, about 45 minutes in CI, while "
+    "TensorRT is the model server with a management API and Python handlers for preprocessing. "
+    "TensorRT is faster thanks to kernel fusion and FP16, 7ms vs 12ms p99. I'd use dynamic "
+    "batching with a max delay, and watch GPU memory fragmentation. I'd pick TensorRT behind "
+    "Triton for weekly retrains."
+)
+
+
+def test_swapped_tools_contradict_the_points_and_commit_the_pitfall() -> None:
+    outcome = RubricEngine().score(bank_question("stripe-fraud-tensorrt-vs-torchserve"),
+                                   SWAPPED_TOOLS)
+    found = {v.key: v for v in outcome.criteria}
+    assert found["rebuild-cost"].verdict == "contradicted"
+    assert found["torchserve-ops"].verdict == "contradicted"
+    assert found["rebuild-cost"].credit == 0
+    assert found["reversed-facts"].verdict == "made"  # the pitfall is committed
+    assert outcome.rating < 4
+    assert outcome.total < 60
+
+
+@pytest.mark.parametrize(("slug", "answer", "key"), [
+    ("instacart-canary-playbook",
+     "I'd actually drop the 10-minute bake, it's overkill for search. Shift 2% of traffic and "
+     "roll back if p99 regresses.", "bake-each-step"),
+    ("stripe-fraud-tensorrt-vs-torchserve",
+     "TensorRT is faster with kernel fusion. GPU memory fragmentation goes away under TensorRT, "
+     "so there is nothing to watch.", "memory-fragmentation"),
+    ("pinterest-batch-size-tradeoff",
+     "Bigger batches lower p99, so I'd raise the batch size to 32 to use the GPU fully.",
+     "batching-tradeoff"),
+])
+def test_a_point_waved_away_or_turned_round_is_not_made(slug: str, answer: str,
+                                                        key: str) -> None:
+    assert verdicts(slug, answer)[key] == "contradicted"
+
+
+def test_drop_said_of_a_metric_is_not_a_dismissal() -> None:
+    tokens = tokenize("When latency drops to 5ms we bake for 10 minutes.")
+    assert not any(t.negated for t in tokens)
+    tokens = tokenize("We can drop the bake window.")
+    assert [t.lower for t in tokens if t.negated] == ["the", "bake", "window"]
+
+
+def test_roles_relations_and_percentiles_read_the_right_way_round() -> None:
+    text = "TensorRT is the compiler and TorchServe is the model server."
+    assert misattributed_roles(tokenize(text), text) == []
+    text = "TorchServe is the compiler and TensorRT is a model server."
+    assert len(misattributed_roles(tokenize(text), text)) == 2
+
+    def first(_: int) -> int:
+        return 0
+
+    assert reversed_percentiles("p99 is lower than p50 here", first)
+    assert reversed_percentiles("the median is higher than p99", first)
+    assert not reversed_percentiles("p99 is higher than p50, as always", first)
+    assert reversed_batching("Bigger batches lower p99 latency.", first)
+    assert reversed_batching("Larger batches reduce throughput.", first)
+    assert reversed_batching("Smaller batches raise latency.", first)
+    assert not reversed_batching("Bigger batches raise throughput but add queueing delay.", first)
+    assert not reversed_batching("Bigger batches improve throughput.", first)
+
+
+def test_a_pitfall_committed_in_plain_words_is_caught() -> None:
+    found = verdicts("uber-weekly-model-release-train",
+                     "Whatever the cadence, TensorRT will be the faster option, so I'd "
+                     "standardise on it and rebuild engines in CI.")
+    assert found["always-faster"] == "made"
+    found = verdicts("amazon-t4-3b-30k-qps",
+                     "I'd go with something like 60 T4s, since the model is small and fits.")
+    assert found["unsupported-guess"] == "made"
+
+
+def test_a_count_with_its_throughput_basis_is_not_a_guess() -> None:
+    found = verdicts("amazon-t4-3b-30k-qps",
+                     "A T4 does about 120 tokens/s, so 12 QPS per GPU at 10 tokens a request: "
+                     "30,000 / 12 = 2,500 T4s, about 3,000 with 20% headroom.")
+    assert found["unsupported-guess"] == "missed"
+
+
+def test_feedback_never_calls_a_committed_pitfall_avoided() -> None:
+    from interviews.feedback import criteria_rows
+
+    outcome = RubricEngine().score(bank_question("stripe-fraud-tensorrt-vs-torchserve"),
+                                   SWAPPED_TOOLS)
+    rows = criteria_rows([v.__dict__ for v in outcome.criteria], answer_kind="answer")
+    pitfall = next(r for r in rows if r["key"] == "reversed-facts")
+    assert pitfall["shown"] == "Fell into it"
