@@ -61,7 +61,7 @@ print(json.dumps(rows))
 def sqlite_env(tmp_path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in SERVICE_VARIABLES}
     env.update(MOCKLOOP_DATA_DIR=str(tmp_path), MOCKLOOP_EMBEDDINGS="off",
-               DJANGO_SETTINGS_MODULE="tests.sqlite_concurrency_settings")
+               DJANGO_SETTINGS_MODULE="config.settings.dev")
     return env
 
 
