@@ -692,6 +692,11 @@ def _breakdown(text: str, quantities: list[Quantity], unit: str) -> list[Quantit
     return parts
 
 
+def breakdown_parts(text: str, quantities: list[Quantity], unit: str) -> list[Quantity]:
+    """The named parts of a same-unit breakdown among these quantities (see _breakdown)."""
+    return _breakdown(text, quantities, unit) if unit else []
+
+
 def find_sum_claims(text: str, quantities: list[Quantity] | None = None,
                     skip: list[Calculation] | None = None) -> list[Calculation]:
     """A breakdown whose parts do not add up to the total the answer claims for them:

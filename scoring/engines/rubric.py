@@ -25,10 +25,12 @@ from scoring.engines.base import (
     rating_for_total,
     register,
 )
+from scoring.engines.derived import derived_figures
 from scoring.engines.numbers import (
     Calculation,
     Operation,
     Quantity,
+    breakdown_parts,
     compatible,
     distance,
     find_calculations,
@@ -42,6 +44,7 @@ from scoring.engines.numbers import (
     within_tolerance,
     without_long_numbers,
 )
+from scoring.engines.rating import rubric_rating
 from scoring.engines.relations import WrongClaim, universal_comparisons, wrong_claims
 from scoring.engines.text import (
     GENERIC,
@@ -168,6 +171,9 @@ def analyse(text: str) -> Document:
     sums = find_sum_claims(head, quantities, calculations)
     implied = [c for c in find_implied_calculations(head, quantities, calculations)
                if all(c.end != s.end for s in sums)]
+    # A derived figure (a percentage or headroom total) is shown as its own check.
+    derived = derived_figures(head, quantities)
+    implied = [c for c in implied if all(c.end != d.end for d in derived)] + derived
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    sorted([*implied, *sums], key=lambda c: c.start),
                    find_operations(head, quantities))
@@ -274,14 +280,19 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
         # A phrase that states a number only matches where that number is stated.
         numbers = {i: _number_spans(doc, i, pattern) for i in doc.sentence_numbers}
         numbers = {i: spans for i, spans in numbers.items() if spans}
+        # The number said in a rejected clause ("drop the 10-minute bake") opposes.
+        turned = {i: _number_spans(doc, i, pattern, opposite=True) for i in doc.sentence_numbers}
+        turned = {i: spans for i, spans in turned.items() if spans}
         agree = {i: found for i, found in agree.items() if i in numbers}
-        oppose = {i: found for i, found in oppose.items() if i in numbers}
+        oppose = {i: found for i, found in oppose.items() if i in turned}
         for i in numbers:
             agree.setdefault(i, {})
+        for i in turned:
+            oppose.setdefault(i, {})
     else:
-        numbers = {}
+        numbers = turned = {}
     return (_best(agree, pattern, total, numbers, doc),
-            _best(oppose, pattern, total, numbers, doc))
+            _best(oppose, pattern, total, turned, doc))
 
 
 NUMBER_WEIGHT = 1.5
@@ -290,19 +301,28 @@ NUMBER_WEIGHT = 1.5
 APPROXIMATE_PHRASE = 0.05  # "~15ms" in a phrase also matches 14.5ms; "15ms" only 15ms
 
 
-def _number_spans(doc: Document, sentence: int, pattern: Pattern) -> list[Span]:
+def _number_spans(doc: Document, sentence: int, pattern: Pattern,
+                  opposite: bool = False) -> list[Span]:
     """Where each number the phrase states appears in the sentence: the same value once units
     and formatting are normalised ("1,250" = "1250" = "1.25k", "0.7ms" = "700us"), within a
     tolerance only for a number the phrase itself gives as approximate."""
     spans: list[Span] = []
     for wanted, approximate in zip(pattern.numbers, pattern.approximate, strict=True):
         slack = APPROXIMATE_PHRASE if approximate else 1e-9
+        # A number in a clause the candidate rejects ("the 2ms launch overhead isn't worth
+        # budgeting") is not stated as a point.
         hit = next((q for q in doc.sentence_numbers.get(sentence, ())
-                    if _same_number(q, wanted, slack)), None)
+                    if _same_number(q, wanted, slack)
+                    and _negated_at(doc, q.start) == (pattern.negative != opposite)), None)
         if hit is None:
             return []
         spans.append(Span(hit.start, hit.end))
     return spans
+
+
+def _negated_at(doc: Document, offset: int) -> bool:
+    index = doc.token_index.get(offset)
+    return index is not None and doc.tokens[index].negated
 
 
 def _same_number(found: Quantity, wanted: Quantity, slack: float) -> bool:
@@ -418,14 +438,54 @@ class Evidence:
     oppose: Match  # the best match of a positive phrase in a negated or dismissed clause
 
 
+@lru_cache(maxsize=1024)
+def shared_words(criteria: tuple[CriterionSpec, ...]) -> dict[str, frozenset[str]]:
+    """Per criterion, the words of the other criteria's labels and phrases (once per spec)."""
+    words = {c.key: frozenset(t.key for text in (c.label, *c.phrases) for t in tokenize(text)
+                              if t.content)
+             for c in criteria if c.kind != "pitfall"}
+    return {key: frozenset().union(*(w for other, w in words.items() if other != key))
+            for key in words}
+
+
+def _label_verb(criterion: CriterionSpec) -> str:
+    tokens = tokenize(criterion.label)
+    return tokens[0].key if tokens else ""
+
+
+def _distinctive(doc: Document, match: Match, criterion: CriterionSpec,
+                 shared: frozenset[str]) -> bool:
+    """A match of the criterion's label says this point only through a word of its own: the
+    words it shares with the question's other criteria ("cold", "request", "replica") and its
+    opening verb ("Tracks") say nothing about which point was made."""
+    verb = _label_verb(criterion)
+    for span in match.spans:
+        index = doc.token_index.get(span.start)
+        if index is None:
+            return True  # a number span: specific
+        key = doc.tokens[index].key
+        if key not in shared and key != verb:
+            return True
+    return False
+
+
 def collect_evidence(doc: Document, criterion: CriterionSpec,
-                     tainted: frozenset[int] = frozenset()) -> Evidence:
-    """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake."""
+                     tainted: frozenset[int] = frozenset(),
+                     shared: frozenset[str] | None = None) -> Evidence:
+    """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake
+    and (given the other criteria's words) label or part-phrase matches made only of words
+    shared with them."""
     hits: list[tuple[Pattern, Match]] = []
     best_agree, best_oppose = Match(), Match()
     for pattern, factor in _criterion_patterns(criterion):
         agree, oppose = match_pattern(doc, pattern)
         if agree.sentence in tainted:
+            agree = Match()
+        # The label, or part of a phrase ("cold-start" of "cold-start rate"), counts only
+        # through a word of this criterion's own.
+        partial = agree.score < 0.999
+        if shared is not None and (pattern.source == criterion.label or partial) \
+                and agree.spans and not _distinctive(doc, agree, criterion, shared):
             agree = Match()
         agree = Match(agree.score * factor, agree.spans, agree.sentence)
         if agree.score >= PARTLY_AT:
@@ -478,8 +538,10 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
 
 def judge_concept(doc: Document, criterion: CriterionSpec,
                   tainted: frozenset[int] = frozenset(),
-                  alternatives: tuple[str, ...] = ()) -> CriterionVerdict:
-    evidence = collect_evidence(doc, criterion, tainted)
+                  alternatives: tuple[str, ...] = (),
+                  criteria: tuple[CriterionSpec, ...] = ()) -> CriterionVerdict:
+    shared = shared_words(criteria).get(criterion.key) if criteria else None
+    evidence = collect_evidence(doc, criterion, tainted, shared)
     misattributed: list[Span] = []
     turned: list[Span] = []
     subject = criterion_subject(criterion, alternatives)
@@ -868,7 +930,8 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     copied = {id(q) for q in doc.quantities if restated(q, given or [])}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
     candidates = [q for q in found
-                  if id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9)]
+                  if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
+                  and not _belongs_elsewhere(doc, q, criterion, criteria)]
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
     chosen = hits[0] if hits else _preferred(
         doc, [q for q in candidates if id(q) not in copied], criterion, model_answer,
@@ -902,6 +965,50 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if wrong:
         doc.wrong_results.add(criterion.key)
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+_PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+
+
+def _percents(text: str) -> set[float]:
+    return {float(m.group(1)) for m in _PERCENT_RE.finditer(text)}
+
+
+@lru_cache(maxsize=4096)
+def _criterion_percents(criterion: CriterionSpec) -> frozenset[float]:
+    """The percentages a criterion is about ("10% margin"): its label's and phrases'."""
+    return frozenset(_percents(" ".join([criterion.label, *criterion.phrases])))
+
+
+def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                       criteria: tuple[CriterionSpec, ...]) -> bool:
+    """A number is not judged against this criterion when it is right for another numeric
+    criterion of the question ("1,250 x 1.2 = 1,500" is the 20% figure, not a wrong 10% one),
+    or when its sentence computes a different percentage than the criterion is about ("20%
+    headroom makes it 1,750" is about the 20% criterion, and says nothing about a 10% one)."""
+    topic: dict[str, float] | None = None
+    for other in criteria:
+        if other.key == criterion.key or other.kind != "numeric" or other.expected_value is None:
+            continue
+        tolerance = other.tolerance_percent if other.tolerance_percent is not None else 5.0
+        if within_tolerance(quantity, float(other.expected_value), other.unit, tolerance):
+            if topic is None:
+                topic = number_topic(doc, quantity, criterion_topics(criteria))
+            # Unless its clause is about this criterion more ("for zone loss, 1,500 total").
+            if topic.get(other.key, 0.0) >= topic.get(criterion.key, 0.0):
+                return True
+    wanted = _criterion_percents(criterion)
+    theirs = frozenset().union(*(_criterion_percents(c) for c in criteria
+                                 if c.kind == "numeric" and c.key != criterion.key))
+    if wanted and theirs:
+        sentence = _sentence_of(doc, quantity.start)
+        if sentence >= 0:
+            span = doc.sentences[sentence]
+            stated = _percents(doc.text[span.start : span.end])
+            # The sentence works out another criterion's percentage, not this one's.
+            if stated and not stated & wanted and stated & (theirs - wanted):
+                return True
+    return False
 
 
 def _uses_model_operation(doc: Document, model_answer: str) -> bool:
@@ -1100,6 +1207,31 @@ def _named_figure(quantity: Quantity, criterion: CriterionSpec) -> bool:
     return False
 
 
+# Units an answer uses for many quantities at once (stage times, shares): a number in one of
+# them is only ever judged where its clause is about the criterion.
+_SHARED_UNITS = frozenset(["s", "%", "x", "$"])
+
+
+def _stray_part(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                topics: dict[str, dict[str, float]]) -> bool:
+    """One part of a breakdown ("I'd budget network 2ms, features 3ms, model 5ms") is a stage
+    figure: it is this criterion's only where its own clause says so in the criterion's own
+    words (not a word it shares with others, such as "budget")."""
+    sentence = _sentence_of(doc, quantity.start)
+    here = doc.sentence_numbers.get(sentence, [])
+    if len(here) < 3 or quantity not in breakdown_parts(doc.text, here, quantity.unit):
+        return False
+    spans = _clause_spans(doc, sentence)
+    clause = next(((s, e) for s, e in spans if s <= quantity.start < e), None)
+    if clause is None:
+        return True
+    first = bisect_left(doc.token_starts, clause[0])
+    last = bisect_left(doc.token_starts, clause[1])
+    words = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    own = topics.get(criterion.key, {})
+    return not any(weight >= 1.0 and word in words for word, weight in own.items())
+
+
 def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: str = "",
                        criteria: tuple[CriterionSpec, ...] = ()) -> list[Quantity]:
     """Numbers in the criterion's unit (or bare) that the answer states for this quantity:
@@ -1117,8 +1249,16 @@ def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: st
             continue
         scores = number_topic(doc, quantity, topics)
         own = scores.get(criterion.key, 0.0)
-        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9:
+        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9 \
+                and not _stray_part(doc, quantity, criterion, topics):
             out.append(quantity)
+    if not out and criterion.unit and parse_unit(criterion.unit)[0] not in _SHARED_UNITS \
+            and not any(
+            c.kind == "numeric" and c.key != criterion.key and c.unit
+            and parse_unit(c.unit)[0] == parse_unit(criterion.unit)[0] for c in criteria):
+        # The only figure the question wants in this unit ("RPS"): a number the answer states
+        # in that unit is that figure, whatever words its clause uses ("33,000 RPS").
+        out = [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
     return out
 
 
@@ -1233,6 +1373,12 @@ def calculation_feedback(doc: Document) -> list[str]:
         for c in doc.calculations if not c.correct
     ]
     for c in doc.implied:
+        if c.kind == "derived":
+            unit = "%" if c.unit == "%" else "x" if c.unit == "x" else f" {c.unit}" if c.unit \
+                else ""
+            lines.append(f"You wrote \"{c.text.strip()}\"; from your own figures, "
+                         f"{c.expression} gives {format_number(round(c.actual, 1))}{unit}.")
+            continue
         if c.kind == "sum":
             unit = f" {c.unit}" if c.unit else ""
             lines.append(f"You wrote {c.expression} = {format_number(round(c.stated, 6))}{unit}; "
@@ -1243,6 +1389,20 @@ def calculation_feedback(doc: Document) -> list[str]:
             f"{format_number(round(c.stated, 6))} (multiplied together they give about "
             f"{format_number(round(c.actual, 3))}).")
     return lines
+
+
+def _magnitude_note(check: NumberCheck) -> str:
+    """" That is about 10x too high": said when a figure is an order of magnitude off."""
+    found, expected = check.found_value, check.expected_value
+    if not found or not expected or found <= 0 or expected <= 0:
+        return ""
+    ratio = found / expected
+    if 1 / 8 < ratio < 8:
+        return ""
+    way = "high" if ratio > 1 else "low"
+    size = ratio if ratio > 1 else 1 / ratio
+    return (f" That is about {format_number(round(size))}x too {way}: check the order of "
+            "magnitude.")
 
 
 def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberCheck]) -> list[str]:
@@ -1262,10 +1422,13 @@ def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberChe
             continue
         label = labels.get(check.criterion_key, check.criterion_key)
         lines.append(f"You wrote {check.found_text} ({label}); the correct result is "
-                     f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%).")
+                     f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%)."
+                     + _magnitude_note(check))
+    judged = {check.span.end for check in checks
+              if check.span is not None and not check.within_tolerance}
     remaining = Document(doc.text, doc.tokens, doc.sentences, doc.quantities,
                          [c for c in doc.calculations if (c.start, c.end) not in shown],
-                         doc.implied)
+                         [c for c in doc.implied if c.kind != "derived" or c.end not in judged])
     return calculation_feedback(remaining) + lines
 
 
@@ -1490,12 +1653,13 @@ class RubricEngine:
                 checks.append(check)
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted),
-                                                      alternatives)
+                                                      alternatives, question.criteria)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
         total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
         feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
-        return self._outcome(question, total, verdicts, checks, feedback)
+        rating = rubric_rating(total, verdicts, checks, wrong_arithmetic(doc))
+        return self._outcome(question, total, verdicts, checks, feedback, rating)
 
     def _rubric_feedback(self, question: QuestionSpec, doc: Document,
                          verdicts: list[CriterionVerdict], checks: list[NumberCheck],
@@ -1585,9 +1749,11 @@ class RubricEngine:
         return self._outcome(question, total, verdicts, [], feedback)
 
     def _outcome(self, question: QuestionSpec, total: float, verdicts: list[CriterionVerdict],
-                 checks: list[NumberCheck], feedback: dict) -> ScoreOutcome:
+                 checks: list[NumberCheck], feedback: dict,
+                 rating: int | None = None) -> ScoreOutcome:
         return ScoreOutcome(
-            total=total, rating=rating_for_total(total), criteria=verdicts, numbers=checks,
+            total=total, rating=rating if rating is not None else rating_for_total(total),
+            criteria=verdicts, numbers=checks,
             feedback=feedback, engine=self.name,
             # Short-reference scores differ without the embedding model: say which ran.
             engine_version=f"{self.version}+minilm" if embeddings.available() else self.version,

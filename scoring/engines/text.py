@@ -305,6 +305,10 @@ def _without_asides(text: str) -> str:
     return _PAREN_RE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+_INNER_ADVERBS = frozenset(["really", "actually", "even", "strictly", "that", "so", "all",
+                            "truly", "particularly", "very", "too", "always", "ever"])
+
+
 def _dismissals_by_first_word() -> dict[str, tuple[tuple[str, ...], ...]]:
     table: dict[str, list[tuple[str, ...]]] = {}
     for pattern in _BACKWARD_DISMISSALS:
@@ -328,10 +332,13 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
     for i, token in enumerate(tokens):
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
             size = len(pattern)
-            if tuple(t.lower for t in tokens[i : i + size]) == pattern:
+            # "isn't really needed", "not actually worth it": adverbs inside a dismissal.
+            window = [i] + [j for j in range(i + 1, min(len(tokens), i + size + 3))
+                            if tokens[j].lower not in _INNER_ADVERBS][: size - 1]
+            if len(window) == size and tuple(tokens[j].lower for j in window) == pattern:
                 _negate_backward(text, tokens, i)
                 if pattern[0] in {"no", "not"}:
-                    _negate_forward(text, tokens, i + size - 1)
+                    _negate_forward(text, tokens, window[-1])
 
 
 # Verbs that reject what follows when the candidate is their subject: "I'd actually drop the

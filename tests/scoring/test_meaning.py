@@ -109,3 +109,33 @@ def test_feedback_never_calls_a_committed_pitfall_avoided() -> None:
     rows = criteria_rows([v.__dict__ for v in outcome.criteria], answer_kind="answer")
     pitfall = next(r for r in rows if r["key"] == "reversed-facts")
     assert pitfall["shown"] == "Fell into it"
+
+
+def test_evidence_for_a_point_is_a_sentence_that_makes_it() -> None:
+    answer = ("I'd track cold-start latency: how long the first request on a new replica "
+              "takes, from container start to model load. I'd also watch GPU utilization and "
+              "GPU memory, and 5xx errors and timeouts.")
+    outcome = RubricEngine().score(bank_question("oracle-serverless-cold-starts"), answer)
+    found = {v.key: v for v in outcome.criteria}
+    # A sentence about cold-start duration does not track how often requests hit a cold replica.
+    assert found["coldstart-rate"].verdict == "missed"
+    assert found["coldstart-rate"].evidence == []
+    # GPU utilization and memory are not scale-up time and queue depth: no praise for those.
+    assert found["capacity"].verdict != "made"
+    hit = next(c.feedback_hit for c in bank_question("oracle-serverless-cold-starts").criteria
+               if c.key == "capacity")
+    assert hit not in outcome.feedback["strengths"]
+    assert found["coldstart-latency"].verdict == "made"
+
+
+def test_adverbs_inside_a_dismissal_still_dismiss() -> None:
+    tokens = tokenize("A load test isn't really needed since Netflix already benchmarked it.")
+    assert {t.lower for t in tokens if t.negated} >= {"load", "test"}
+
+
+def test_a_number_in_a_dismissed_clause_does_not_make_the_point() -> None:
+    found = verdicts("tiktok-20ms-budget",
+                     "I'd set 15ms p99 as the internal number, with 5ms left for network "
+                     "jitter. The 2ms launch overhead isn't worth budgeting for; it's in the "
+                     "noise.")
+    assert found["launch-overhead"] in {"contradicted", "missed"}

@@ -1,0 +1,83 @@
+"""The 1-4 interview rating of a rubric-scored answer, calibrated against graders rather than
+against the share of points made.
+
+The total (0-100) sets a provisional rating through RATING_BAND_EDGES; then gates that a senior
+interviewer applies cap it:
+
+- a 4 ("Strong hire") needs every important point made (weight >= IMPORTANT_WEIGHT, or every
+  point when none is that heavy), at least MADE_SHARE_FOR_4 of the rubric's weight made, no
+  wrong core number or arithmetic, and no committed pitfall;
+- missing or contradicting the question's most important point (its heaviest criterion, the
+  first on a tie) caps the rating at TOP_MISSED_CAP.
+
+How the numbers were chosen (bench/fit_rating.py re-derives them from graded files), with
+grades banded onto the rating scale as 0-1.5 -> 1, 2-2.5 -> 2, 3-3.5 -> 3, 4-5 -> 4:
+- on the dev and held-out interview sets (74 graded answers), every answer graded 4/5 or above
+  made all of its weight->=2 points but one, and every answer that missed or contradicted its
+  heaviest point was graded 3/5 or below (rating 3);
+- with the criterion-labelled dev set added (100 answers), every answer graded 4.5 or 5 made at
+  least 0.82 of its rubric's weight, while the one answer graded 2 that the other gates still
+  rated 4 (a 22-word list) made 0.75: the share gate sits between them;
+- the band edges (35, 60, 80) were kept: a grid search for the edges that maximise quadratic
+  weighted kappa with the gates applied found (35, 50, 55), only 0.001-0.009 better on the same
+  74 or 100 answers, and lower edges for 4 are the costly direction (false confidence).
+"""
+
+from __future__ import annotations
+
+from scoring.engines.base import RATING_BAND_EDGES, CriterionVerdict, NumberCheck
+
+IMPORTANT_WEIGHT = 2.0
+MADE_SHARE_FOR_4 = 0.8  # of the rubric's positive weight, made in full
+TOP_MISSED_CAP = 3
+
+
+def provisional_rating(total: float, edges: tuple[float, ...] = RATING_BAND_EDGES) -> int:
+    return 1 + sum(total >= edge for edge in edges)
+
+
+def important(verdicts: list[CriterionVerdict]) -> list[CriterionVerdict]:
+    """The points a strong answer cannot leave out."""
+    positive = [v for v in verdicts if v.kind != "pitfall"]
+    heavy = [v for v in positive if v.weight >= IMPORTANT_WEIGHT]
+    return heavy or positive
+
+
+def top_point(verdicts: list[CriterionVerdict]) -> CriterionVerdict | None:
+    """The question's most important point: its heaviest criterion, the first on a tie."""
+    positive = [v for v in verdicts if v.kind != "pitfall"]
+    if not positive:
+        return None
+    heaviest = max(v.weight for v in positive)
+    return next(v for v in positive if v.weight == heaviest)
+
+
+def blockers(verdicts: list[CriterionVerdict], checks: list[NumberCheck],
+             wrong_arithmetic: int = 0) -> list[str]:
+    """Why the answer cannot be rated 4, one line each (empty: nothing stands in the way)."""
+    reasons = [f"not made: {v.label}" for v in important(verdicts) if v.verdict != "made"]
+    positive = [v for v in verdicts if v.kind != "pitfall"]
+    possible = sum(v.weight for v in positive)
+    made = sum(v.weight for v in positive if v.verdict == "made")
+    if possible and made / possible < MADE_SHARE_FOR_4:
+        reasons.append(f"made {made:g} of {possible:g} of the rubric's weight")
+    reasons += [f"pitfall: {v.label}" for v in verdicts
+                if v.kind == "pitfall" and v.verdict == "made"]
+    reasons += [f"wrong number: {c.criterion_key}" for c in checks
+                if c.found_value is not None and not c.within_tolerance]
+    if wrong_arithmetic:
+        reasons.append("wrong arithmetic")
+    return reasons
+
+
+def rubric_rating(total: float, verdicts: list[CriterionVerdict], checks: list[NumberCheck],
+                  wrong_arithmetic: int = 0,
+                  edges: tuple[float, ...] = RATING_BAND_EDGES) -> int:
+    """The 1-4 rating: the total's band, capped by the gates above."""
+    rating = provisional_rating(total, edges)
+    if rating == 4 and blockers(verdicts, checks, wrong_arithmetic):
+        rating = 3
+    top = top_point(verdicts)
+    if top is not None and top.verdict in {"missed", "contradicted"}:
+        rating = min(rating, TOP_MISSED_CAP)
+    return rating

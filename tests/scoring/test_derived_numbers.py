@@ -1,0 +1,82 @@
+"""Numbers judged against the quantity the question asks and the sentence talks about, and
+derived figures checked against the candidate's own inputs (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.derived import derived_figures
+from scoring.engines.numbers import find_quantities
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def derived(text: str) -> list:
+    return derived_figures(text, find_quantities(text))
+
+
+@pytest.mark.parametrize("text", [
+    "TensorRT is 7ms vs 12ms on TorchServe, so about 70% faster.",
+    "From 12ms to 7ms is a 10x speed-up, so 10x faster.",
+    "1,250 GPUs with 20% headroom is 1,750 GPUs.",
+])
+def test_a_derived_figure_that_does_not_follow_is_flagged(text: str) -> None:
+    assert len(derived(text)) == 1
+
+
+@pytest.mark.parametrize("text", [
+    "TensorRT is 7ms vs 12ms on TorchServe, so about 42% faster.",
+    "TensorRT is 7ms vs 12ms on TorchServe, about 40% lower latency.",
+    "7ms vs 12ms means TorchServe is about 70% slower.",
+    "TensorRT is 7ms vs 12ms on TorchServe, so 1.7x faster.",
+    "1,250 GPUs with 20% headroom is 1,500 GPUs.",
+])
+def test_every_valid_route_is_accepted(text: str) -> None:
+    assert derived(text) == []
+
+
+def outcome(slug: str, answer: str):
+    return RubricEngine().score(bank_question(slug), answer)
+
+
+def test_the_issues_70_percent_is_shown_against_the_candidates_own_figures() -> None:
+    result = outcome("netflix-bert-tensorrt-preprocessing",
+                     "TensorRT runs at 7ms vs 12ms on TorchServe, so about 70% faster. But "
+                     "preprocessing moves to a separate microservice.")
+    assert any("(12 - 7) / 12" in line for line in result.feedback["calculations"])
+
+
+def test_a_right_calculation_is_not_marked_off_by_an_unasked_margin() -> None:
+    result = outcome("azure-capacity-spreadsheet-review",
+                     "The spreadsheet is wrong: 50,000 / 40 = 1,250 is the bare count with no "
+                     "headroom. With 20% headroom it's 1,250 x 1.2 = 1,500 GPUs.")
+    assert result.feedback["calculations"] == []
+    ten = next(n for n in result.numbers if n.criterion_key == "gpus-10pct")
+    assert ten.found_value is None  # 1,500 is the 20% figure, not a wrong 10% one
+    assert not any(n.found_value is not None and not n.within_tolerance for n in result.numbers)
+
+
+def test_a_figure_for_a_different_percentage_is_not_judged_against_this_one() -> None:
+    result = outcome("azure-capacity-spreadsheet-review",
+                     "50,000 / 40 = 1,250 with no headroom, so 20% headroom makes it 1,750 GPUs.")
+    ten = next(n for n in result.numbers if n.criterion_key == "gpus-10pct")
+    twenty = next(n for n in result.numbers if n.criterion_key == "gpus-20pct")
+    assert ten.found_value is None
+    assert twenty.found_value == 1750 and not twenty.within_tolerance
+
+
+def test_an_order_of_magnitude_slip_is_flagged() -> None:
+    result = outcome("shopify-torchserve-200k-rpm",
+                     "200k requests per minute is about 33,000 RPS, so I'd add workers.")
+    rps = next(n for n in result.numbers if n.criterion_key == "rps")
+    assert rps.found_value == 33000 and not rps.within_tolerance
+    assert any("order of magnitude" in line for line in result.feedback["calculations"])
+
+
+def test_a_stage_figure_is_not_judged_as_the_margin() -> None:
+    result = outcome("snapchat-p95-12ms-bid-requests",
+                     "The p99 is 11.3ms against a 12ms p95 budget, so I'd look at the tail. I'd "
+                     "budget network 2ms, features 3ms, model 5ms and alert early.")
+    margin = next(n for n in result.numbers if n.criterion_key == "margin")
+    assert margin.found_value is None
+    assert result.feedback["calculations"] == []

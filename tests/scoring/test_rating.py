@@ -1,0 +1,64 @@
+"""The 1-4 rating is calibrated against graders (issue 9): a 4 needs every important point,
+no wrong core number and no committed pitfall; missing the most important point caps it."""
+
+from __future__ import annotations
+
+from scoring.engines.base import CriterionVerdict, NumberCheck
+from scoring.engines.rating import TOP_MISSED_CAP, blockers, rubric_rating, top_point
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def verdict(key: str, weight: float, result: str, kind: str = "concept") -> CriterionVerdict:
+    credit = {"made": 1.0, "partly": 0.5}.get(result, 0.0)
+    return CriterionVerdict(key, key.title(), kind, result, weight, credit)
+
+
+FULL = [verdict("a", 3, "made"), verdict("b", 2, "made"), verdict("c", 1, "missed"),
+        verdict("p", 1, "missed", "pitfall")]
+
+
+def test_a_high_total_with_every_important_point_is_a_4() -> None:
+    assert blockers(FULL, []) == []
+    assert rubric_rating(90, FULL, []) == 4
+
+
+def test_four_of_six_points_at_82_is_not_a_strong_hire() -> None:
+    verdicts = [verdict("a", 3, "made"), verdict("b", 2, "made"), verdict("c", 2, "partly"),
+                verdict("d", 2, "missed"), verdict("e", 1, "made"), verdict("f", 1, "made")]
+    assert rubric_rating(82, verdicts, []) == 3
+
+
+def test_a_committed_pitfall_or_a_wrong_core_number_blocks_a_4() -> None:
+    pitfall = [*FULL[:3], verdict("p", 1, "made", "pitfall")]
+    assert rubric_rating(95, pitfall, []) == 3
+    wrong = NumberCheck("n", 1500, "GPUs", 5, found_value=1750, within_tolerance=False)
+    assert rubric_rating(95, FULL, [wrong]) == 3
+    assert rubric_rating(95, FULL, [], wrong_arithmetic=1) == 3
+
+
+def test_missing_the_most_important_point_caps_the_rating() -> None:
+    verdicts = [verdict("a", 1, "missed"), verdict("b", 1, "made"), verdict("c", 1, "made")]
+    assert top_point(verdicts).key == "a"
+    assert rubric_rating(99, verdicts, []) == TOP_MISSED_CAP
+
+
+def test_the_issue_answer_without_the_rebuild_is_not_rated_4() -> None:
+    answer = ("TensorRT is faster thanks to kernel fusion and FP16: about 7ms vs 12ms p99 on a "
+              "BERT model. TorchServe gives a management API for model versions and Python "
+              "handlers for preprocessing, while TensorRT needs preprocessing in a separate "
+              "service. I'd use dynamic batching with a max delay to recover throughput. I'd "
+              "pick TensorRT behind Triton because we retrain weekly.")
+    outcome = RubricEngine().score(bank_question("stripe-fraud-tensorrt-vs-torchserve"), answer)
+    found = {v.key: v.verdict for v in outcome.criteria}
+    assert found["rebuild-cost"] == "missed"  # "model versions" of TorchServe is not the rebuild
+    assert outcome.rating <= 3
+
+
+def test_a_bare_list_of_most_points_is_not_a_4() -> None:
+    # The terse answer graders put at 2/5: every heavy point named, a quarter of the weight not.
+    outcome = RubricEngine().score(
+        bank_question("canary-and-versioning-design"),
+        "Versioned models in a registry, 5% canary via mesh weights, compare error rate and "
+        "latency to baseline, roll back automatically if worse.")
+    assert outcome.rating <= 3
