@@ -125,6 +125,23 @@ def seed_loops(bank, interviewers, candidates, count: int, offset: int) -> None:
                                flipped=c.verdicts.get(cr["key"], cr["verdict"]) != cr["verdict"])
             for p, c, (_, s) in zip(points, cards, reviewed, strict=True) for cr in s.criteria)
     with connection.cursor() as cursor:
+        # The running cells, as calibration_record keeps them, rebuilt from the points.
+        cursor.execute("DELETE FROM scoring_calibrationcell")
+        cursor.execute("DELETE FROM scoring_flipcell")
+        cursor.execute("""
+            INSERT INTO scoring_calibrationcell
+              (bank_id, question, bucket, auto_rating, human_rating, n, sx, sxx, sxy)
+            SELECT bank_id, question, round(auto_total::numeric, 0)::float, auto_rating,
+              human_rating, count(*), sum(auto_total), sum(auto_total * auto_total),
+              sum(auto_total * human_rating)
+            FROM scoring_calibrationpoint GROUP BY 1, 2, 3, 4, 5""")
+        cursor.execute("""
+            INSERT INTO scoring_flipcell
+              (bank_id, question, key, label, auto_verdict, human_verdict, n)
+            SELECT p.bank_id, p.question, j.key, max(j.label), j.auto_verdict,
+              j.human_verdict, count(*)
+            FROM scoring_calibrationpoint p JOIN scoring_criterionjudgement j
+              ON j.point_id = p.id GROUP BY 1, 2, 3, 5, 6""")
         cursor.execute("ANALYZE")
 
 
@@ -161,14 +178,19 @@ def main() -> None:
     scoring_enqueue.enqueue = lambda name, object_id: True  # no broker traffic
 
     bank, interviewers, admin, candidates = setup_world()
+    # The measured candidate has five loops of their own whatever the size; the seeded loops
+    # belong to the others (candidate pages grow with the candidate's own loops, by design).
+    measured, candidates = candidates[0], candidates[1:]
+    seed_loops(bank, interviewers, [measured], 5, 0)
     pages = {
         "calibration (admin)": (admin, "/review/calibration/"),
         "calibration (interviewer)": (interviewers[0], "/review/calibration/"),
         "review queue (interviewer)": (interviewers[0], "/review/"),
         "review queue, reviewed (interviewer)": (interviewers[0], "/review/?status=reviewed"),
         "review queue (admin)": (admin, "/review/?status=all"),
-        "progress (candidate)": (candidates[0], "/reports/progress/"),
-        "trivial view": (candidates[0], "/bench/trivial/"),
+        "progress (candidate)": (measured, "/reports/progress/"),
+        "home (candidate)": (measured, "/"),
+        "trivial view": (measured, "/bench/trivial/"),
     }
     clients = {}
     for name, (user, _) in pages.items():

@@ -225,7 +225,8 @@ class LoopAdmin(admin.ModelAdmin):
 
         finished = list(queryset.finished())
         for loop in finished:
-            debrief_request(loop=loop, reason=f"Requested by {request.user.get_username()}")
+            # Candidate-facing text: no admin's username (the admin log records who).
+            debrief_request(loop=loop, reason="Requested by an admin")
         skipped = queryset.count() - len(finished)
         note = f" ({skipped} unfinished loop(s) skipped)" if skipped else ""
         self.message_user(request, f"Requested a new debrief for {len(finished)} loop(s){note}.",

@@ -47,7 +47,10 @@ class ThrottledLoginMixin:
         try:
             cleaned = super().clean()  # type: ignore[misc]
         except ValidationError:
-            throttle.login_failed(username=username, address=address)
+            # A right password refused for another reason (a candidate at the admin login)
+            # is not a guess.
+            if getattr(self, "user_cache", None) is None:
+                throttle.login_failed(username=username, address=address)
             raise
         throttle.login_succeeded(username=username, address=address)
         return cleaned

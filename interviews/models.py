@@ -427,6 +427,11 @@ class Scorecard(models.Model):
             models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=4),
                                    name="scorecard_rating_1_4"),
         ]
+        indexes = [
+            # The review queue's "reviewed by me": an index-only scan of one interviewer's
+            # scorecards (the unique constraint above leads with the answer).
+            models.Index(fields=["interviewer", "answer"], name="scorecard_interviewer_answer"),
+        ]
 
     def __str__(self) -> str:
         return f"Scorecard by {self.interviewer} on {self.answer}"

@@ -13,19 +13,25 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
 from django.db.models import QuerySet
 
-from interviews.models import Answer, Bank, Loop, Question, Scorecard
+from interviews.models import Answer, Bank, Question, Scorecard
 
 from .calibration import MIN_PAIRS, qwk_from_counts
-from .models import CalibrationPoint, CriterionJudgement
+from .models import CalibrationCell, CalibrationPoint, CriterionJudgement, FlipCell
 
 # --- Writing -------------------------------------------------------------------------------
 
 
 def calibration_record(*, scorecard: Scorecard) -> CalibrationPoint | None:
-    """(Re)write the calibration point of one scorecard; None while its answer is unscored."""
+    """Write the calibration point of one scorecard and add it to the running cells. None
+    while its answer is unscored; the existing point if there is one (scorecards are final,
+    so a point is counted once)."""
+    existing = CalibrationPoint.objects.filter(scorecard=scorecard).first()
+    if existing is not None:
+        return existing
     answer = (Answer.objects.select_related("score", "loop_question__loop")
               .get(pk=scorecard.answer_id))
     score = answer.scored_result
@@ -36,7 +42,6 @@ def calibration_record(*, scorecard: Scorecard) -> CalibrationPoint | None:
     auto = {c["key"]: c.get("verdict", "") for c in score.criteria or ()}
     labels = {c["key"]: c.get("label", c["key"]) for c in score.criteria or ()}
     with transaction.atomic():
-        CalibrationPoint.objects.filter(scorecard=scorecard).delete()
         point = CalibrationPoint.objects.create(
             scorecard=scorecard, loop_id=lq.loop_id, bank_id=lq.loop.bank_id,
             question=snapshot.get("question_slug") or f"question-{lq.question_id}",
@@ -50,7 +55,38 @@ def calibration_record(*, scorecard: Scorecard) -> CalibrationPoint | None:
                 point=point, key=key, label=labels[key][:300], auto_verdict=verdict,
                 human_verdict=human, flipped=human != verdict))
         CriterionJudgement.objects.bulk_create(judgements)
+        _add_to_cells(point, judgements)
     return point
+
+
+_ADD_CELL = """
+INSERT INTO scoring_calibrationcell
+  (bank_id, question, bucket, auto_rating, human_rating, n, sx, sxx, sxy)
+VALUES (%s, %s, %s, %s, %s, 1, %s, %s, %s)
+ON CONFLICT (bank_id, question, bucket, auto_rating, human_rating) DO UPDATE SET
+  n = scoring_calibrationcell.n + 1, sx = scoring_calibrationcell.sx + excluded.sx,
+  sxx = scoring_calibrationcell.sxx + excluded.sxx,
+  sxy = scoring_calibrationcell.sxy + excluded.sxy
+"""
+
+_ADD_FLIP = """
+INSERT INTO scoring_flipcell (bank_id, question, key, label, auto_verdict, human_verdict, n)
+VALUES (%s, %s, %s, %s, %s, %s, 1)
+ON CONFLICT (bank_id, question, key, auto_verdict, human_verdict) DO UPDATE SET
+  n = scoring_flipcell.n + 1, label = excluded.label
+"""
+
+
+def _add_to_cells(point: CalibrationPoint, judgements: list[CriterionJudgement]) -> None:
+    """Increment the running cells in the same transaction as the point (an upsert each, so
+    concurrent scorecards add up instead of overwriting)."""
+    x, y = point.auto_total, point.human_rating
+    with connection.cursor() as cursor:
+        cursor.execute(_ADD_CELL, [point.bank_id, point.question, float(round(x)),
+                                   point.auto_rating, y, x, x * x, x * y])
+        cursor.executemany(_ADD_FLIP, [
+            [point.bank_id, point.question, j.key, j.label, j.auto_verdict, j.human_verdict]
+            for j in judgements])
 
 
 def calibration_record_answer(*, answer_id: int) -> int:
@@ -60,9 +96,14 @@ def calibration_record_answer(*, answer_id: int) -> int:
 
 
 def calibration_rebuild() -> int:
-    """Rewrite every point (after an upgrade, or to repair): the management command's work."""
-    cards = Scorecard.objects.filter(answer__score__isnull=False).order_by("pk")
-    return sum(calibration_record(scorecard=card) is not None for card in cards.iterator())
+    """Rewrite every point and cell from the scorecards (repair, or after an upgrade)."""
+    with transaction.atomic():
+        CalibrationCell.objects.all().delete()
+        FlipCell.objects.all().delete()
+        CalibrationPoint.objects.all().delete()
+        cards = Scorecard.objects.filter(answer__score__isnull=False).order_by("pk")
+        return sum(calibration_record(scorecard=card) is not None
+                   for card in cards.iterator())
 
 
 # --- Reading -------------------------------------------------------------------------------
@@ -80,23 +121,21 @@ FROM p GROUP BY 1, 2, 3, 4, 5
 
 _FLIPS_SQL = """
 WITH p AS ({points})
-SELECT p.bank_id, p.question, j.key, max(j.label), j.auto_verdict, j.human_verdict, count(*)
+SELECT p.bank_id, p.question, j.key, j.label, j.auto_verdict, j.human_verdict, count(*)
 FROM p JOIN scoring_criterionjudgement j ON j.point_id = p.id
-GROUP BY p.bank_id, p.question, j.key, j.auto_verdict, j.human_verdict
+GROUP BY p.bank_id, p.question, j.key, j.label, j.auto_verdict, j.human_verdict
 """
 
-def _points(loops: QuerySet[Loop] | None, bank: str) -> QuerySet[CalibrationPoint]:
-    points = CalibrationPoint.objects.all()
-    if loops is not None:
-        points = points.filter(loop__in=loops.values("pk"))
-    if bank:
-        points = points.filter(bank__slug=bank)
+def _point_values(points: QuerySet[CalibrationPoint]) -> QuerySet[Any]:
     return points.values("id", "bank_id", "question", "auto_total", "auto_rating",
                          "human_rating")
 
 
 def _run(sql: str, points: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    inner, params = points.query.sql_with_params()
+    try:
+        inner, params = points.query.sql_with_params()
+    except EmptyResultSet:  # .none(): nothing to count
+        return []
     with connection.cursor() as cursor:
         cursor.execute(sql.format(points=inner), params)
         return cursor.fetchall()
@@ -160,16 +199,72 @@ def _average_ranks(cells: list[tuple[Any, ...]], index: int) -> dict[float, floa
     return ranks
 
 
-def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "",
-                           flips_by: Any = None) -> dict[str, Any]:
-    """The calibration report over the points of `loops` (None: every loop), optionally one
-    bank. `flips_by`: limit the per-criterion flips to questions this interviewer scored
-    (None: every question, for admins)."""
-    points = _points(loops, bank)
-    # (bucket, auto rating, human rating, n, sum x, sum x^2, sum x*y) per question.
+CellKey = tuple[int, str, float, int, int]  # bank id, question, bucket, auto, human
+FlipKey = tuple[int, str, str, str, str, str]  # bank id, question, key, label, auto, human
+
+
+class _Scope:
+    """Which points a viewer's figures cover, split into what the running cells answer
+    (whole banks) and the few points counted on the fly (loops assigned one by one, and the
+    viewer's own loops, which nobody reviews, taken back out of their banks' cells).
+
+    Mirrors interviews.reviews.loops_reviewable_by: admins every loop; interviewers the loops
+    assigned to them plus every loop of a bank they review that lets reviewers see all.
+    """
+
+    def __init__(self, viewer: Any, bank: str) -> None:
+        banks = Bank.objects.all()
+        if bank:
+            banks = banks.filter(slug=bank)
+        if viewer is None:
+            self.whole_banks = list(banks.values_list("pk", flat=True))
+            self.extra = CalibrationPoint.objects.none()
+            self.removed = CalibrationPoint.objects.none()
+            return
+        self.whole_banks = list(banks.filter(reviewers=viewer, reviewers_see_all_loops=True)
+                                .values_list("pk", flat=True))
+        bank_ids = banks.values("pk")
+        self.extra = (CalibrationPoint.objects.filter(loop__reviewers=viewer,
+                                                      bank_id__in=bank_ids)
+                      .exclude(bank_id__in=self.whole_banks).exclude(loop__candidate=viewer))
+        self.removed = CalibrationPoint.objects.filter(bank_id__in=self.whole_banks,
+                                                       loop__candidate=viewer)
+
+    def cells(self) -> dict[CellKey, list[float]]:
+        totals: dict[CellKey, list[float]] = {}
+        stored = CalibrationCell.objects.filter(bank_id__in=self.whole_banks).values_list(
+            "bank_id", "question", "bucket", "auto_rating", "human_rating", "n", "sx", "sxx",
+            "sxy")
+        for sign, rows in ((1, stored), (1, _run(_CELLS_SQL, _point_values(self.extra))),
+                           (-1, _run(_CELLS_SQL, _point_values(self.removed)))):
+            for bank_id, question, bucket, auto, human, n, sx, sxx, sxy in rows:
+                cell = totals.setdefault((bank_id, question, float(bucket), auto, human),
+                                         [0, 0.0, 0.0, 0.0])
+                for i, value in enumerate((n, sx, sxx, sxy)):
+                    cell[i] += sign * value
+        return {key: cell for key, cell in totals.items() if cell[0] > 0}
+
+    def flips(self, questions: set[tuple[int, str]] | None) -> list[tuple[Any, ...]]:
+        counts: Counter[FlipKey] = Counter()
+        stored = FlipCell.objects.filter(bank_id__in=self.whole_banks).values_list(
+            "bank_id", "question", "key", "label", "auto_verdict", "human_verdict", "n")
+        for sign, rows in ((1, stored), (1, _run(_FLIPS_SQL, _point_values(self.extra))),
+                           (-1, _run(_FLIPS_SQL, _point_values(self.removed)))):
+            for bank_id, question, key, label, auto, human, n in rows:
+                if questions is None or (bank_id, question) in questions:
+                    counts[(bank_id, question, key, label, auto, human)] += sign * n
+        return [(*key, n) for key, n in counts.items() if n > 0]
+
+
+def calibration_report_for(*, viewer: Any = None, bank: str = "") -> dict[str, Any]:
+    """The calibration report over what `viewer` may review (None: every loop, for admins),
+    optionally one bank: the same keys and figures as scoring.calibration.calibration_report,
+    read from the running cells. An interviewer sees per-criterion flips only on questions
+    they have scored themselves; admins see all."""
+    scope = _Scope(viewer, bank)
     cells: dict[tuple[int, str], list[tuple[Any, ...]]] = defaultdict(list)
-    for bank_id, question, bucket, auto, human, n, sx, sxx, sxy in _run(_CELLS_SQL, points):
-        cells[(bank_id, question)].append((bucket, auto, human, n, sx, sxx, sxy))
+    for (bank_id, question, bucket, auto, human), (n, sx, sxx, sxy) in scope.cells().items():
+        cells[(bank_id, question)].append((bucket, auto, human, int(n), sx, sxx, sxy))
     bank_names = dict(Bank.objects.values_list("pk", "slug"))
     bank_titles = dict(Bank.objects.values_list("pk", "title"))
     questions = _question_labels(set(cells), bank_names)
@@ -185,18 +280,11 @@ def calibration_report_for(*, loops: QuerySet[Loop] | None = None, bank: str = "
           "topic": questions.get((b, q), ("", ""))[1], **_figures(g)}
          for (b, q), g in cells.items()), key=lambda r: f"{r['bank']}/{r['question']}")
 
-    flip_points = points
-    if flips_by is not None:
-        scored = CalibrationPoint.objects.filter(interviewer=flips_by).values("bank_id",
-                                                                               "question")
-        flip_points = points.filter(
-            bank_id__in=scored.values("bank_id"),
-            question__in=scored.filter(bank_id__in=points.values("bank_id")).values("question"))
-        mine = set(scored.values_list("bank_id", "question"))
-    flips = _flips(_run(_FLIPS_SQL, flip_points), bank_names, questions)
-    if flips_by is not None:  # the IN pair above is per column; keep exact pairs only
-        by_slug = {bank_names[b]: b for b in bank_names}
-        flips = [f for f in flips if (by_slug[f["bank"]], f["question"]) in mine]
+    scored_by_viewer = None
+    if viewer is not None:
+        scored_by_viewer = set(CalibrationPoint.objects.filter(interviewer=viewer)
+                               .values_list("bank_id", "question").distinct())
+    flips = _flips(scope.flips(scored_by_viewer), bank_names, questions)
     # One dot per occupied (whole-point total, rating) cell: the chart stays bounded too.
     pairs = sorted({(float(c[0]), int(c[2])) for group in cells.values() for c in group})
     return {"overall": overall, "by_bank": by_bank, "by_question": by_question,
@@ -218,7 +306,7 @@ def _question_labels(keys: set[tuple[int, str]], bank_names: dict[int, str]
 def _flips(rows: list[tuple[Any, ...]], bank_names: dict[int, str],
            questions: dict[tuple[int, str], tuple[str, str]]) -> list[dict[str, Any]]:
     stats: dict[tuple[int, str, str], dict[str, Any]] = {}
-    for bank_id, question, key, label, auto, human, n in rows:
+    for bank_id, question, key, label, auto, human, n in sorted(rows):
         entry = stats.setdefault((bank_id, question, key), {
             "bank": bank_names[bank_id], "question": question,
             "prompt": questions.get((bank_id, question), ("", ""))[0], "key": key,

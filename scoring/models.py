@@ -132,3 +132,53 @@ class CriterionJudgement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.auto_verdict} → {self.human_verdict}"
+
+
+class CalibrationCell(models.Model):
+    """Running totals of calibration points per bank, question, whole-point automatic total
+    and pair of ratings: the calibration page reads these, a bounded number of rows."""
+
+    bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="+",
+                             verbose_name="bank")
+    question = models.CharField("question slug", max_length=200)
+    bucket = models.FloatField("automatic total, to the whole point")
+    auto_rating = models.PositiveSmallIntegerField("automatic rating")
+    human_rating = models.PositiveSmallIntegerField("interviewer's rating")
+    n = models.PositiveIntegerField("scorecards", default=0)
+    sx = models.FloatField("sum of totals", default=0)
+    sxx = models.FloatField("sum of squared totals", default=0)
+    sxy = models.FloatField("sum of total x rating", default=0)
+
+    class Meta:
+        verbose_name = "calibration cell"
+        verbose_name_plural = "calibration cells"
+        constraints = [models.UniqueConstraint(
+            fields=["bank", "question", "bucket", "auto_rating", "human_rating"],
+            name="calibration_cell_once")]
+
+    def __str__(self) -> str:
+        return (f"{self.question} {self.bucket:.0f}: "
+                f"{self.auto_rating}/{self.human_rating} x{self.n}")
+
+
+class FlipCell(models.Model):
+    """Running count of criterion verdict pairs per bank and question."""
+
+    bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="+",
+                             verbose_name="bank")
+    question = models.CharField("question slug", max_length=200)
+    key = models.CharField("criterion key", max_length=100)
+    label = models.CharField("criterion", max_length=300)
+    auto_verdict = models.CharField("automatic verdict", max_length=20, blank=True)
+    human_verdict = models.CharField("interviewer's verdict", max_length=20, blank=True)
+    n = models.PositiveIntegerField("scorecards", default=0)
+
+    class Meta:
+        verbose_name = "flip count"
+        verbose_name_plural = "flip counts"
+        constraints = [models.UniqueConstraint(
+            fields=["bank", "question", "key", "auto_verdict", "human_verdict"],
+            name="flip_cell_once")]
+
+    def __str__(self) -> str:
+        return f"{self.question}/{self.key}: {self.auto_verdict} → {self.human_verdict} x{self.n}"

@@ -63,7 +63,7 @@ ROLE_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 ROLE_FOCUS: dict[str, str] = {
     "hiring_manager": "judgement about trade-offs and the measurement plan",
-    "bar_raiser": "correct arithmetic and no pitfall committed",
+    "bar_raiser": "correct arithmetic and steering clear of the known pitfalls",
     "tech_lead": "the engines, batching and the capacity numbers",
     "sre": "rollback, alerting and who gets paged",
     "peer": "whether the answers are clear enough to build from",
@@ -695,9 +695,8 @@ class Decision:
 
 def tally_text(hires: int, rejects: int, outcome: str, vetoed: bool,
                blocked_by: Interviewer | None = None) -> str:
-    if blocked_by is not None:
-        return (f"{hires}-{rejects}, blocked by {blocked_by.interviewer}'s Strong No Hire: "
-                "reject")
+    if blocked_by is not None:  # who: in "what decided it", labelled when shown
+        return f"{hires}-{rejects}, blocked by an interviewer's Strong No Hire: reject"
     if vetoed:
         return f"{hires}-{rejects}, vetoed by the bar raiser: reject"
     return f"{hires}-{rejects} to {outcome}"
@@ -869,6 +868,19 @@ def practice_plan(data: PanelInput, personas: Sequence[Persona],
     pool += _aggregate([[(1.0, c) for _, c in _strengths("peer", None, data.questions)
                          if c.status == "partly"]])
     plan: list[dict[str, Any]] = []
+    # Wrong arithmetic first: the bar raiser's objection, whatever the scores.
+    numbers = [f for f in red_flags(data.questions) if f.kind == "number" and f.cite is None]
+    if numbers:
+        q = by_position[numbers[0].position]
+        positions = sorted({f.position for f in numbers})
+        plan.append({
+            "title": "Core numbers: work the arithmetic through",
+            "why": f"Wrong arithmetic in {_where(positions)}: {_short(numbers[0].text, 200)}",
+            "topic_slug": q.topic_slug,
+            "topic_title": q.topic_title,
+            "cite": None,
+            "questions": _training_questions(data, [by_position[p] for p in positions]),
+        })
     seen_labels: set[str] = set()
     for cite, positions in pool:
         if len(plan) == 3:

@@ -194,28 +194,38 @@ def interviewer_labels(loop: Loop) -> dict[int, str]:
 
 
 _LEGACY_REASON = re.compile(r"^Scorecard by .+ on (Q\d+)$", re.DOTALL)
+_LEGACY_ADMIN = re.compile(r"^Requested by .+$", re.DOTALL)
 
 
-def render_labels(value: Any, labels: dict[int, str], *, show_names: bool = False) -> Any:
-    """A stored report (or text) with interviewer ids turned into labels, for display.
-    Versions written before ids were stored named the reviewer in their reason; unless the
-    bank shows names, that name is dropped here."""
+def render_labels(value: Any, labels: dict[int, str]) -> Any:
+    """A stored report (or text) with interviewer ids turned into labels, for display."""
     if isinstance(value, str):
-        if INTERVIEWER_TOKEN.search(value):
-            return INTERVIEWER_TOKEN.sub(
-                lambda m: labels.get(int(m.group(1)), "An interviewer"), value)
-        return value if show_names else _LEGACY_REASON.sub(r"Scorecard on \1", value)
+        return INTERVIEWER_TOKEN.sub(
+            lambda m: labels.get(int(m.group(1)), "An interviewer"), value)
     if isinstance(value, dict):
-        return {k: render_labels(v, labels, show_names=show_names) for k, v in value.items()}
+        return {k: render_labels(v, labels) for k, v in value.items()}
     if isinstance(value, list):
-        return [render_labels(v, labels, show_names=show_names) for v in value]
+        return [render_labels(v, labels) for v in value]
     return value
+
+
+def reason_text(reason: str, labels: dict[int, str], *, show_names: bool) -> str:
+    """A version's reason for display. Versions written before ids were stored named the
+    reviewer or admin; unless the bank shows names, that name is dropped here."""
+    if INTERVIEWER_TOKEN.search(reason) or show_names:
+        return render_labels(reason, labels)
+    return _LEGACY_ADMIN.sub("Requested by an admin",
+                             _LEGACY_REASON.sub(r"Scorecard on \1", reason))
 
 
 def report_for_display(loop: Loop, report: dict[str, Any],
                        labels: dict[int, str] | None = None) -> dict[str, Any]:
     labels = interviewer_labels(loop) if labels is None else labels
-    return render_labels(report, labels, show_names=loop.bank.show_reviewer_names)
+    shown = render_labels(report, labels)
+    if "reason" in shown:
+        shown["reason"] = reason_text(report["reason"], labels,
+                                      show_names=loop.bank.show_reviewer_names)
+    return shown
 
 
 def _band(bank: Bank) -> panel.Band | None:

@@ -21,10 +21,11 @@ from .engines.base import RATING_BAND_EDGES
 FOLLOW_UP_RECOVERY_SHARE = 0.5
 VERDICTS = ("made", "partly", "missed", "contradicted")
 
-# A human rating moves the automatic total into that rating's band.
-_EDGES = (0.0, *RATING_BAND_EDGES, 100.1)
+# A human rating moves the automatic total into that rating's band. The top of a band is a
+# whole point under the next edge, so no page rounds a rating-3 question up to the rating-4 80.
+_EDGES = (0.0, *RATING_BAND_EDGES, 101.0)
 RATING_BANDS: dict[int, tuple[float, float]] = {
-    rating: (_EDGES[rating - 1], _EDGES[rating] - 0.1) for rating in range(1, 5)}
+    rating: (_EDGES[rating - 1], _EDGES[rating] - 1.0) for rating in range(1, 5)}
 
 
 def effective_total(initial_total: float | None, follow_up_total: float | None) -> float | None:

@@ -124,8 +124,8 @@ def _page_context(loop: Loop, debrief: Debrief | None) -> dict[str, Any]:
     versions = list(Debrief.objects.filter(loop=loop).order_by("-version")
                     .values("version", "status", "reason", "created_at"))
     for v in versions:
-        v["reason"] = reports.render_labels(v["reason"], labels,
-                                            show_names=loop.bank.show_reviewer_names)
+        v["reason"] = reports.reason_text(v["reason"], labels,
+                                          show_names=loop.bank.show_reviewer_names)
     context["versions"] = versions
     return context
 

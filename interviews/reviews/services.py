@@ -54,11 +54,11 @@ def loops_reviewable_by(user: Any) -> QuerySet[Loop]:
     loops = loops.exclude(candidate=user)
     if user.is_staff:
         return loops
-    assigned = Loop.reviewers.through.objects.filter(loop_id=OuterRef("pk"), user_id=user.pk)
-    bank_reviewer = Bank.reviewers.through.objects.filter(bank_id=OuterRef("bank_id"),
-                                                          user_id=user.pk)
-    return loops.filter(Q(Exists(assigned))
-                        | Q(Exists(bank_reviewer), bank__reviewers_see_all_loops=True))
+    # Uncorrelated IN subqueries: each runs once and is hashed, where EXISTS per loop ran
+    # once per finished loop (the queue's count grew with every loop anyone finished).
+    assigned = Loop.reviewers.through.objects.filter(user_id=user.pk).values("loop_id")
+    see_all = Bank.objects.filter(reviewers=user, reviewers_see_all_loops=True).values("pk")
+    return loops.filter(Q(pk__in=assigned) | Q(bank_id__in=see_all))
 
 
 def answers_reviewable_by(user: Any) -> QuerySet[Answer]:
@@ -93,13 +93,15 @@ def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loo
         loops = loops.filter(finished_at__date__gte=filters.since)
     if filters.until:
         loops = loops.filter(finished_at__date__lte=filters.until)
-    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
-                                    interviewer_id=user.pk)
+    # The loops this interviewer scored, found from their own scorecards (index
+    # scorecard_interviewer_answer) once and hashed, rather than probed per loop.
+    mine = Scorecard.objects.filter(interviewer_id=user.pk).values(
+        "answer__loop_question__loop_id")
     anyone = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
     if filters.status == "to_review":
-        loops = loops.filter(~Exists(mine))
+        loops = loops.exclude(pk__in=mine)
     elif filters.status == "reviewed":
-        loops = loops.filter(Exists(mine))
+        loops = loops.filter(pk__in=mine)
     elif filters.status == "unreviewed":
         loops = loops.filter(~Exists(anyone))
     return loops

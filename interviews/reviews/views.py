@@ -170,17 +170,16 @@ def calibration(request: HttpRequest) -> HttpResponse:
         bank = ""
     # Admins calibrate on every scorecard; interviewers on the loops they may review, and
     # see per-criterion flips only on questions they have scored themselves.
-    staff = request.user.is_staff
-    report = calibration_report_for(
-        loops=None if staff else loops_reviewable_by(request.user), bank=bank,
-        flips_by=None if staff else request.user)
+    report = calibration_report_for(viewer=None if request.user.is_staff else request.user,
+                                    bank=bank)
     overall = report["overall"]
     context: dict[str, Any] = {"report": report, "banks": banks, "bank": bank}
     if overall["n"]:
         context["scatter"] = charts.agreement_scatter(
             report["pairs"], title="Automatic total against the interviewer's rating",
-            desc=(f"{overall['n']} scorecards. Each dot is one scorecard: automatic total on "
-                  f"the horizontal axis, the interviewer's 1-4 rating on the vertical. Shaded "
+            desc=(f"{overall['n']} scorecards. Each dot marks the scorecards at one automatic "
+                  f"total (horizontal axis, to the whole point) and one interviewer's 1-4 "
+                  f"rating (vertical). Shaded "
                   f"cells are where the automatic rating matches. Pearson "
                   f"{_fmt(overall['pearson'])}, Spearman {_fmt(overall['spearman'])}, "
                   f"quadratic weighted kappa {_fmt(overall['qwk'])}."))

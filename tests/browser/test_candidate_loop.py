@@ -53,7 +53,7 @@ def test_full_loop_end_to_end_with_the_real_worker(page: Page, live_server, cand
     login_as(candidate)
     page.goto(live_server.url + "/")
     page.get_by_role("button", name="Start").click()  # the default format is the full loop
-    expect(page.locator("#progress-label")).to_have_text("Question 1 of 2")
+    expect(page.get_by_role("heading", name="Question 1 of 2", exact=True)).to_be_visible()
     page.screenshot(path=f"{SHOTS}/question.png", full_page=True)
     for position in (1, 2):
         page.get_by_label("Your answer").fill(GOOD_ANSWER)
@@ -70,7 +70,7 @@ def test_full_loop_end_to_end_with_the_real_worker(page: Page, live_server, cand
         page.screenshot(path=f"{SHOTS}/feedback_{position}.png", full_page=True)
         if position == 1:
             page.get_by_role("link", name="Next question").click()
-            expect(page.locator("#progress-label")).to_have_text("Question 2 of 2")
+            expect(page.get_by_role("heading", name="Question 2 of 2", exact=True)).to_be_visible()
     page.get_by_role("button", name="Finish loop and see the debrief").click()
     loop = Loop.objects.get(candidate=candidate, bank=bank)
     expect(page).to_have_url(live_server.url + reverse("scoring:debrief",
@@ -255,3 +255,24 @@ def test_countdown_keeps_running_through_autosaves(page: Page, live_server, cand
     assert after <= 30 - 4
     # The warning is not repeated by the saves.
     expect(announcer).to_have_text("")
+
+
+def test_clicking_submit_sends_no_autosave_after_the_answer(page: Page, live_server, candidate,
+                                                          login_as):
+    """The click on Submit blurs the box; its autosave must not chase the submit."""
+    loop = start_loop(candidate)
+    login_as(candidate)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST"
+            else None)
+    page.goto(question_url(live_server, loop))
+    page.get_by_label("Your answer").fill("Submitted with a click, right after typing.")
+    page.get_by_role("button", name="Submit answer").click()
+    expect(page.locator("#results-heading")).to_be_visible()
+    page.wait_for_timeout(2_500)  # past the blur's delay and the typing delay
+    submits = [i for i, url in enumerate(sent) if url.endswith("/answer/")]
+    assert len(submits) == 1
+    assert not [url for url in sent[submits[0]:] if url.endswith("/draft/")], sent
+    lq = loop.loop_questions.get(position=1)
+    assert lq.draft == "Submitted with a click, right after typing."
+    assert Answer.objects.get(loop_question=lq).text == lq.draft

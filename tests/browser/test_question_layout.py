@@ -99,6 +99,13 @@ def test_countdown_leaves_with_the_answer_box_after_the_submit(page: Page, live_
     expect(page.locator("#results-heading")).to_be_visible()
     expect(page.locator("#timer")).to_have_count(0)
     expect(page.locator("#prompt")).to_be_visible()
+    # The feedback gets the whole screen: the prompt no longer sticks over the results.
+    assert page.locator("#question-sticky").evaluate(
+        "el => getComputedStyle(el).position") == "static"
+    heading = page.locator("#results-heading").bounding_box()
+    sticky = page.locator("#question-sticky").bounding_box()
+    assert heading["y"] >= sticky["y"] + sticky["height"]
+    page.screenshot(path=f"{SHOTS}/question_phone_results.png")
 
 
 def test_a_weak_criterion_on_the_progress_page_starts_a_drill_that_trains_it(
@@ -114,7 +121,7 @@ def test_a_weak_criterion_on_the_progress_page_starts_a_drill_that_trains_it(
     expect(weak).to_be_visible()
     page.screenshot(path=f"{SHOTS}/progress_drills.png", full_page=True)
     weak.get_by_role("button", name="Drill it").click()
-    expect(page.locator("#progress-label")).to_have_text("Question 1 of 3")
+    expect(page.get_by_role("heading", name="Question 1 of 3")).to_be_visible()
     expect(page.locator(".drill-focus")).to_have_text(f"Drill: {MARGIN}")
     drill = Loop.objects.get(format=Loop.Format.DRILL)
     prompts = {lq.snapshot["prompt"] for lq in drill.loop_questions.all()}

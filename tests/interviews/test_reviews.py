@@ -334,7 +334,7 @@ def test_queue_shows_the_debrief_score_and_counts_answers_not_follow_ups(world):
     row = next(r for r in rows if r.pk == loop.pk)
     assert row.answer_count == 2 and row.scorecard_count == 1  # the follow-up is not an answer
     report = reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk).report
-    assert row.score == report["overall"] == pytest.approx((94.0 + 34.9) / 2, abs=0.1)
+    assert row.score == report["overall"] == pytest.approx((94.0 + 34.0) / 2, abs=0.1)
 
 
 def _bulk_loops(bank, candidate, n: int, lq_template: LoopQuestion) -> None:

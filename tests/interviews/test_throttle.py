@@ -51,6 +51,13 @@ def test_admin_login_still_works(client, admin_user):
     assert response.status_code == 302 and logged_in_as(client) == str(admin_user.pk)
 
 
+def test_a_candidate_at_the_admin_login_is_refused_but_not_counted(client, candidate, settings):
+    for _ in range(settings.MOCKLOOP_LOGIN_MAX_ATTEMPTS + 1):
+        response = login(client, "candidate_a", PASSWORD, url=ADMIN_LOGIN)
+        assert response.status_code == 200 and "staff account" in response.content.decode()
+    assert login(client, "candidate_a", PASSWORD).status_code == 302  # not locked
+
+
 def test_one_address_cannot_lock_everyone_out(client, candidate, settings):
     """Failures for made-up users from a shared (proxy) address never lock out a right password
     for an account that is not itself under attack."""

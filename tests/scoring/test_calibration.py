@@ -141,6 +141,55 @@ def test_sql_report_matches_the_python_report_on_the_same_scorecards(monkeypatch
     _same(stored, computed)
 
 
+def _same_figures(stored: dict, computed: dict) -> None:
+    assert stored["overall"] == computed["overall"]
+    assert stored["by_bank"] == computed["by_bank"]
+    assert [{k: v for k, v in r.items() if k != "topic"} for r in stored["by_question"]] == [
+        {k: v for k, v in r.items() if k != "topic"} for r in computed["by_question"]]
+
+
+@pytest.mark.django_db
+def test_interviewer_figures_match_on_assigned_loops(monkeypatch):
+    from interviews.reviews.services import scorecard_rows_for_calibration
+    from scoring.calibration_store import calibration_report_for
+
+    _, alice, bob = _world(monkeypatch)
+    for viewer in (alice, bob):
+        _same_figures(calibration_report_for(viewer=viewer),
+                      calibration_report(scorecard_rows_for_calibration(user=viewer)))
+
+
+@pytest.mark.django_db
+def test_interviewer_figures_match_on_a_see_all_bank_without_their_own_loop(monkeypatch):
+    """A see-all bank is read from the running cells; the viewer's own loop is taken out."""
+    from interviews.models import Answer
+    from interviews.reviews.services import scorecard_rows_for_calibration, scorecard_submit
+    from scoring.calibration_store import calibration_report_for
+    from tests.scoring.test_reports import build_finished_loop
+
+    bank, alice, bob = _world(monkeypatch)
+    bank.reviewers_see_all_loops = True
+    bank.save(update_fields=["reviewers_see_all_loops"])
+    bank.reviewers.add(bob)
+    own = build_finished_loop(bob, bank=bank, quality="strong", questions=2)
+    for answer in Answer.objects.filter(loop_question__loop=own):
+        scorecard_submit(answer=answer, interviewer=alice, verdicts={"canary": "missed"},
+                         rating=1, recommendation="no_hire")
+    unassigned = build_finished_loop(UserFactory_(), bank=bank, quality="weak", questions=1)
+    scorecard_submit(answer=Answer.objects.get(loop_question__loop=unassigned),
+                     interviewer=alice, verdicts={}, rating=4, recommendation="hire")
+    stored = calibration_report_for(viewer=bob)
+    computed = calibration_report(scorecard_rows_for_calibration(user=bob))
+    assert stored["overall"]["n"] == 17 + 1  # the unassigned loop in, bob's own two out
+    _same_figures(stored, computed)
+
+
+def UserFactory_():  # noqa: N802 - a factory call
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
 @pytest.mark.django_db
 def test_interviewers_see_flips_only_on_questions_they_scored(monkeypatch):
     from scoring.calibration_store import calibration_report_for
@@ -152,7 +201,7 @@ def test_interviewers_see_flips_only_on_questions_they_scored(monkeypatch):
     all_questions = set(CalibrationPoint.objects.values_list("question", flat=True))
     assert bob_questions < all_questions  # some questions only alice scored
 
-    for_bob = calibration_report_for(flips_by=bob)
+    for_bob = calibration_report_for(viewer=bob)
     assert {c["question"] for c in for_bob["criteria"]} == bob_questions
     for_admin = calibration_report_for()
     assert {c["question"] for c in for_admin["criteria"]} == all_questions

@@ -289,6 +289,8 @@ def test_a_committed_pitfall_or_wrong_core_number_never_leaves_the_bar_raiser_si
             seed, kind, bar_raiser["rationale"])
         if kind == "number":
             assert bar_raiser["vote"] not in HIRE_VOTES, seed  # scores alone do not hide it
+            if report["practice"] and any(q.calculations for q in data.questions if q.counts):
+                assert report["practice"][0]["title"].startswith("Core numbers"), seed
         else:
             assert bar_raiser["vote"] != "strong_hire", seed
     assert checked > 100
@@ -417,3 +419,77 @@ def test_unscored_questions_are_left_out_not_counted_as_zero():
 def test_sentence_around_quotes_the_whole_sentence(text, span, expected):
     start = text.index(span)
     assert panel.sentence_around(text, start, start + len(span)) == expected
+
+
+# --- humans in the decision ---------------------------------------------------------------------
+
+
+def gen_humans(rng: random.Random, data: PanelInput) -> tuple[panel.HumanVote, ...]:
+    positions = [q.position for q in data.questions]
+    return tuple(
+        panel.HumanVote(interviewer=f"Interviewer {i + 1}", interviewer_id=100 + i,
+                        recommendation=rng.choice(VOTES), question_position=rng.choice(positions),
+                        rating=rng.randint(1, 4), notes=rng.choice(["", "Saw the math slip."]))
+        for i in range(rng.randint(1, 3)))
+
+
+def test_interviewers_count_one_vote_each_beside_the_panel():
+    for seed in seeds():
+        rng = random.Random(seed)
+        data = gen_input(rng)
+        humans = gen_humans(rng, data)
+        # The same interviewer twice counts once, at their most severe recommendation.
+        twice = replace(humans[0], question_position=data.questions[0].position,
+                        recommendation="strong_hire")
+        report = run_panel(replace(data, human_votes=(*humans, twice)))
+        tally = report["tally"]
+        assert tally["hire"] + tally["reject"] == len(report["votes"]) + len(humans), seed
+        human_hires = sum(h.recommendation in HIRE_VOTES for h in humans)
+        panel_hires = sum(v["vote"] in HIRE_VOTES for v in report["votes"])
+        assert tally["hire"] == panel_hires + human_hires, seed
+
+
+def test_a_human_strong_no_hire_is_never_silently_outvoted():
+    blocked = 0
+    for seed in seeds():
+        rng = random.Random(seed)
+        data = gen_input(rng, quality=rng.choice(["strong", "any"]))
+        humans = (*gen_humans(rng, data)[:1], panel.HumanVote(
+            "Interviewer 9", "strong_no_hire", data.questions[-1].position, 1, "No.", 999))
+        report = run_panel(replace(data, human_votes=humans))
+        assert report["decision"]["outcome"] == "reject", seed
+        assert report["offer"] is None
+        said = " ".join(report["decision"]["factors"])
+        strong_no = {h.interviewer for h in humans if h.recommendation == "strong_no_hire"}
+        assert any(name in said for name in strong_no) and "Strong No Hire" in said, (seed, said)
+        if report["decision"]["blocked_by"]:
+            blocked += 1
+            assert "blocked by an interviewer's Strong No Hire" in report["tally"]["text"]
+    assert blocked > 50  # the strong loops the panel alone would have hired
+
+
+def test_dissent_names_who_voted_against_the_decision_and_why():
+    found = 0
+    for seed in seeds():
+        rng = random.Random(seed)
+        data = gen_input(rng)
+        report = run_panel(replace(data, human_votes=gen_humans(rng, data)))
+        hired = report["decision"]["outcome"] == "hire"
+        against = [v for v in report["votes"] if (v["vote"] in HIRE_VOTES) != hired]
+        names = [d["name"] for d in report["dissent"] if not d["human"]]
+        assert names == [v["name"] for v in against], seed
+        for d, v in zip([d for d in report["dissent"] if not d["human"]], against, strict=True):
+            assert d["why"] and d["why"] in v["rationale"]
+        found += bool(report["dissent"])
+    assert found > 50
+
+
+@pytest.mark.parametrize(("text", "listed"), [
+    ("vLLM, continuous batching, PagedAttention, KV cache, quantization, canary, HPA", True),
+    ("- vLLM\n- PagedAttention\n- continuous batching\n- INT8\n- canary rollout\n- HPA", True),
+    ("I'd target 15ms p99 internally, leaving 5ms of headroom for jitter because the caller's "
+     "20ms contract sees the tail.", False),
+    ("Not sure.", False),  # near-empty: its score speaks, not this flag
+])
+def test_a_buzzword_list_is_told_from_reasoned_prose(text, listed):
+    assert panel.looks_like_buzzword_list(text) is listed

@@ -34,11 +34,13 @@ REQUIRED_COLUMNS = ("question", "answer", "score")
 
 
 class Command(BaseCommand):
-    help = "Score a graded CSV (question, answer, score[, reference_answer, kind]); report."
+    help = ("Score a graded CSV (question, answer, score[, reference_answer, kind]), or a "
+            "criterion-labelled JSONL file with --criteria; print the agreement as JSON.")
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("file", type=Path, nargs="?",
-                            help="The graded CSV (not needed with --scorecards).")
+                            help="The graded CSV, or criterion-labelled JSONL with --criteria "
+                                 "(not needed with --scorecards).")
         parser.add_argument("--scorecards", action="store_true",
                             help="Use interviewers' scorecards as the labelled set and print "
                                  "the calibration page's figures (stored automatic scores).")
