@@ -255,3 +255,24 @@ def test_countdown_keeps_running_through_autosaves(page: Page, live_server, cand
     assert after <= 30 - 4
     # The warning is not repeated by the saves.
     expect(announcer).to_have_text("")
+
+
+def test_clicking_submit_sends_no_autosave_after_the_answer(page: Page, live_server, candidate,
+                                                          login_as):
+    """The click on Submit blurs the box; its autosave must not chase the submit."""
+    loop = start_loop(candidate)
+    login_as(candidate)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST"
+            else None)
+    page.goto(question_url(live_server, loop))
+    page.get_by_label("Your answer").fill("Submitted with a click, right after typing.")
+    page.get_by_role("button", name="Submit answer").click()
+    expect(page.locator("#results-heading")).to_be_visible()
+    page.wait_for_timeout(2_500)  # past the blur's delay and the typing delay
+    submits = [i for i, url in enumerate(sent) if url.endswith("/answer/")]
+    assert len(submits) == 1
+    assert not [url for url in sent[submits[0]:] if url.endswith("/draft/")], sent
+    lq = loop.loop_questions.get(position=1)
+    assert lq.draft == "Submitted with a click, right after typing."
+    assert Answer.objects.get(loop_question=lq).text == lq.draft
