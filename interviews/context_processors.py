@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest
 
 INTERVIEWER_GROUP = "Interviewers"
@@ -23,6 +25,34 @@ def is_interviewer(user: Any) -> bool:
         return True
     cached = getattr(user, "_is_interviewer", None)
     if cached is None:
-        cached = user.groups.filter(name=INTERVIEWER_GROUP).exists()
+        cached = _cached_membership(user)
         user._is_interviewer = cached
     return cached
+
+
+# Membership is read on every page (navigation, access checks): keep it in the cache rather
+# than query the groups each request. Changes take effect at once (the cache key is dropped
+# when the user's groups change) or within the TTL when the group itself is edited.
+MEMBERSHIP_TTL_SECONDS = 300
+
+
+def _membership_key(user_id: int) -> str:
+    return f"roles:interviewer:{user_id}"
+
+
+def _cached_membership(user: Any) -> bool:
+    try:
+        cached = cache.get(_membership_key(user.pk))
+    except Exception:  # cache down: the database answers, as before
+        cached = None
+    if cached is not None:
+        return bool(cached)
+    member = user.groups.filter(name=INTERVIEWER_GROUP).exists()
+    with contextlib.suppress(Exception):
+        cache.set(_membership_key(user.pk), int(member), MEMBERSHIP_TTL_SECONDS)
+    return member
+
+
+def forget_membership(user_id: int) -> None:
+    with contextlib.suppress(Exception):
+        cache.delete(_membership_key(user_id))

@@ -15,6 +15,7 @@ from ops import metrics
 
 from .calibration_store import calibration_record_answer
 from .engines.base import Engine, QuestionSpec, get_engine, load_engine_modules
+from .engines.followup import follow_up_text
 from .enqueue import enqueue, enqueue_on_commit
 from .models import Debrief, ScoreResult
 
@@ -35,11 +36,15 @@ def _gave_up(attempts: int) -> str:
 
 
 def scoring_text(answer: Answer) -> str:
-    """A follow-up is scored together with the answer it follows, so it can recover credit."""
+    """A follow-up is scored together with the answer it follows, so it can recover credit,
+    but not for what the pushback itself stated (scoring.engines.followup)."""
     if answer.kind == Answer.Kind.FOLLOW_UP:
-        initial = answer.loop_question.answers.filter(kind=Answer.Kind.INITIAL).first()
+        initial = (answer.loop_question.answers.select_related("score")
+                   .filter(kind=Answer.Kind.INITIAL).first())
         if initial is not None:
-            return f"{initial.text}\n\n{answer.text}"
+            score = getattr(initial, "score", None)
+            pushback = str(((score.feedback if score else None) or {}).get("pushback") or "")
+            return follow_up_text(initial.text, answer.text, pushback)
     return answer.text
 
 

@@ -6,6 +6,8 @@ round or a role given to the wrong tool.
 - Percentiles: a higher percentile is never lower than a lower one ("p99 below p50" is wrong).
 - Batch size: bigger batches raise throughput and latency (queueing, p99); "bigger batches lower
   p99" or "smaller batches raise latency" turns the trade-off round.
+- Definitions: jitter, the tail or a percentile defined as an average ("jitter is the average
+  processing time per chunk").
 
 Each finder returns the spans of the wrong claims; the engine treats a criterion whose evidence
 sits in such a sentence as contradicted, and a pitfall about reversed facts as committed.
@@ -149,10 +151,25 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# "jitter is the average processing time per chunk", "p99 means the mean latency": a term of
+# spread or of the tail defined as a central value.
+_AVERAGE_DEFINITION_RE = re.compile(
+    r"\b(?P<term>jitter|tail\s+latency|p9\d(?:\.\d+)?|percentiles?|variance|variation)\b"
+    r"[^.;:!?\n]{0,12}?\b(?:is|are|means|mean|refers\s+to|=|being|measures)\b"
+    r"\s+(?:just\s+|basically\s+|simply\s+)?(?:the\s+|an?\s+|our\s+)?"
+    r"(?:average|mean|typical|median)\b", re.IGNORECASE)
+
+
+def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
+    """A measure of spread or of the tail defined as an average."""
+    return [WrongClaim(Span(m.start(), m.end()), sentence_of(m.start()), "definition")
+            for m in _AVERAGE_DEFINITION_RE.finditer(text)]
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
-    """Every wrong relation or role in the answer, in text order."""
+    """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
-              *reversed_batching(text, sentence_of)]
+              *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

@@ -343,8 +343,9 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
 
 # Verbs that reject what follows when the candidate is their subject: "I'd actually drop the
 # 10-minute bake", "we can get rid of the shadow step" (not "latency drops to 5ms").
-_DROP_VERBS = frozenset(["drop", "remove", "forgo", "forget", "ditch", "scrap", "skip", "cut",
-                         "eliminate", "rid", "omit", "avoid", "lose"])
+# Not "remove", "cut" or "avoid": "you can remove the top element", "we can cut latency" and
+# "I'd avoid a big-bang rollout" make points rather than wave one away.
+_DROP_VERBS = frozenset(["drop", "forgo", "forget", "ditch", "scrap", "skip", "rid", "omit"])
 _AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "should", "i'll",
                      "we'll", "let's", "just", "actually", "probably", "simply", "then",
                      "get", "and"])

@@ -53,7 +53,7 @@ def test_full_loop_end_to_end_with_the_real_worker(page: Page, live_server, cand
     login_as(candidate)
     page.goto(live_server.url + "/")
     page.get_by_role("button", name="Start").click()  # the default format is the full loop
-    expect(page.locator("#progress-label")).to_have_text("Question 1 of 2")
+    expect(page.get_by_role("heading", name="Question 1 of 2", exact=True)).to_be_visible()
     page.screenshot(path=f"{SHOTS}/question.png", full_page=True)
     for position in (1, 2):
         page.get_by_label("Your answer").fill(GOOD_ANSWER)
@@ -70,7 +70,7 @@ def test_full_loop_end_to_end_with_the_real_worker(page: Page, live_server, cand
         page.screenshot(path=f"{SHOTS}/feedback_{position}.png", full_page=True)
         if position == 1:
             page.get_by_role("link", name="Next question").click()
-            expect(page.locator("#progress-label")).to_have_text("Question 2 of 2")
+            expect(page.get_by_role("heading", name="Question 2 of 2", exact=True)).to_be_visible()
     page.get_by_role("button", name="Finish loop and see the debrief").click()
     loop = Loop.objects.get(candidate=candidate, bank=bank)
     expect(page).to_have_url(live_server.url + reverse("scoring:debrief",

@@ -4,11 +4,27 @@ check the bounds that keep it linear."""
 
 from __future__ import annotations
 
-from scoring.engines import rubric
+from scoring.engines import (
+    claims,
+    clauses,
+    concepts,
+    evidence,
+    feedback,
+    pitfalls,
+    pushback,
+    quantities,
+    reference,
+    rubric,
+    text,
+    totals,
+)
 from scoring.engines.base import CriterionSpec, QuestionSpec
 from scoring.engines.numbers import find_calculations, find_quantities
 from scoring.engines.rubric import MAX_NUMBERS, MAX_WORDS, RubricEngine, analyse
 from scoring.engines.text import reasoning_markers
+
+ENGINE_MODULES = (claims, clauses, concepts, evidence, feedback, pitfalls, pushback, quantities,
+                  reference, rubric, totals)
 
 SPEC = QuestionSpec(
     prompt="How many GPUs do you need for 50,000 QPS at 40 QPS per GPU?",
@@ -64,12 +80,15 @@ def test_rubric_text_is_tokenised_once_per_question(monkeypatch) -> None:
     answer = "Bigger batches add delay; 50,000 / 40 = 1,250 GPUs with headroom."
     engine.score(SPEC, answer)
     calls: list[str] = []
-    original = rubric.tokenize
+    original = text.tokenize
 
-    def counting(text: str):
-        calls.append(text)
-        return original(text)
+    def counting(value: str):
+        calls.append(value)
+        return original(value)
 
-    monkeypatch.setattr(rubric, "tokenize", counting)
+    # Every engine module that tokenises: only the answer is tokenised on a second score.
+    for module in ENGINE_MODULES:
+        if hasattr(module, "tokenize"):
+            monkeypatch.setattr(module, "tokenize", counting)
     engine.score(SPEC, answer)
     assert calls == [answer]

@@ -311,3 +311,9 @@ def test_a_wrong_number_counts_as_flagged_only_where_the_grader_put_it() -> None
                                 weight=1, credit=1)
     assert not criterion_pair(gold, accepted, on_label, answer=answer,
                               calculations=[line]).flagged
+
+
+@pytest.mark.django_db
+def test_criteria_with_an_unknown_bank_gives_a_clear_error(bundled_bank, tmp_path) -> None:
+    with pytest.raises(CommandError, match="No questions found for bank 'nope'"):
+        run(str(_jsonl(tmp_path, _row())), "--criteria", "--bank", "nope")

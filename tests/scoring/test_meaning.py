@@ -139,3 +139,17 @@ def test_a_number_in_a_dismissed_clause_does_not_make_the_point() -> None:
                      "jitter. The 2ms launch overhead isn't worth budgeting for; it's in the "
                      "noise.")
     assert found["launch-overhead"] in {"contradicted", "missed"}
+
+
+def test_a_wrong_definition_of_the_criterions_term_is_contradicted() -> None:
+    found = verdicts("twilio-transcription-slis",
+                     "I'd watch p99 latency from audio chunk to transcript, and jitter, which is "
+                     "the average processing time per chunk. Also WER on a sample.")
+    assert found["jitter"] == "contradicted"
+    assert found["latency-errors"] != "contradicted"  # the sentence's other point stands
+
+
+def test_a_verb_that_makes_a_point_is_not_a_dismissal() -> None:
+    for sentence in ("You can remove the top element with pop.", "We can cut latency by half.",
+                     "I'd avoid a big-bang rollout."):
+        assert not any(t.negated for t in tokenize(sentence)), sentence

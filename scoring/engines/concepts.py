@@ -1,0 +1,103 @@
+"""The verdict on a concept criterion: made, partly, missed, or contradicted when its point is
+waved away, turned round, said of the wrong tool or sits in a wrong claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scoring.engines.base import (
+    CriterionSpec,
+    CriterionVerdict,
+    Span,
+)
+from scoring.engines.claims import _attributed, criterion_subject, reversed_claims
+from scoring.engines.clauses import Document, _dedupe
+from scoring.engines.evidence import (
+    MADE_AT,
+    Evidence,
+    Match,
+    collect_evidence,
+    evidence_credit,
+    shared_words,
+)
+from scoring.engines.verdicts import _verdict
+
+
+def judge_concept(doc: Document, criterion: CriterionSpec,
+                  tainted: frozenset[int] = frozenset(),
+                  alternatives: tuple[str, ...] = (),
+                  criteria: tuple[CriterionSpec, ...] = ()) -> CriterionVerdict:
+    shared = shared_words(criteria).get(criterion.key) if criteria else None
+    evidence = collect_evidence(doc, criterion, tainted, shared)
+    misattributed: list[Span] = []
+    turned: list[Span] = []
+    subject = criterion_subject(criterion, alternatives)
+    if subject:
+        evidence, misattributed = _attributed(doc, evidence, subject, alternatives)
+        turned = reversed_claims(doc, criterion, subject, alternatives)
+    evidence, wrong = _without_wrong_claims(doc, evidence)
+    misattributed += wrong
+    credit = evidence_credit(doc, evidence)
+    agree, oppose = evidence.agree, evidence.oppose
+    if turned or (misattributed and credit < 0.3):
+        # The point is stated the wrong way round ("TensorRT is slower"), or only about the
+        # wrong alternative ("TorchServe compiles the model"): a wrong claim, charged like a
+        # dismissal, whatever right words come with it.
+        verdict, credit, spans = "contradicted", 0.0, _dedupe(turned + misattributed)
+    elif oppose.score >= MADE_AT and credit < 0.5 and oppose.score >= agree.score:
+        verdict, credit, spans = "contradicted", 0.0, oppose.spans
+    elif credit >= 0.75:
+        verdict, spans = "made", _evidence_spans(evidence)
+    elif credit >= 0.3:
+        verdict, spans = "partly", _evidence_spans(evidence)
+    else:
+        verdict, credit, spans = "missed", 0.0, []
+    return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+WRONG_CLAIM_REACH = 40  # characters either side of a wrong claim that it takes down
+
+
+_CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b", re.IGNORECASE)
+
+
+def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
+    """How far after a wrong claim its words govern: the rest of its clause (to a ";" or a
+    contrast), and at least WRONG_CLAIM_REACH characters."""
+    end = doc.sentences[sentence].end if 0 <= sentence < len(doc.sentences) else len(doc.text)
+    stop = _CLAIM_END_RE.search(doc.text, claim.end, end)
+    return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
+
+
+def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+    """The evidence without phrases said in a sentence that states a relation or role wrongly
+    ("bigger batches lower p99", "TorchServe is the compiler"), and those wrong claims' spans."""
+    if not doc.wrong_claims:
+        return evidence, []
+    bad: dict[int, list[Span]] = {}
+    for claim in doc.wrong_claims:
+        bad.setdefault(claim.sentence, []).append(claim.span)
+
+    def near(match: Match) -> list[Span]:
+        # The wrong claims next to the phrase's words: a point made earlier in a long
+        # sentence ("p99 latency from audio chunk to transcript, and jitter, which is the
+        # average ...") stands.
+        return [claim for claim in bad.get(match.sentence, ())
+                if any(s.start < _claim_reach(doc, claim, match.sentence)
+                       and claim.start - WRONG_CLAIM_REACH < s.end for s in match.spans)]
+
+    kept = [(p, m) for p, m in evidence.hits if not near(m)]
+    if len(kept) == len(evidence.hits):
+        return evidence, []
+    spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose), spans
+
+
+def _evidence_spans(evidence: Evidence) -> list[Span]:
+    """Where the answer makes the point: the phrases it states (nearly) in full. Part of a
+    phrase ("batch" and "wait" in a sentence about something else) is shown only when no
+    phrase is stated in full."""
+    full = [m for _, m in evidence.hits if m.score >= MADE_AT]
+    return _dedupe([s for m in (full or [m for _, m in evidence.hits]) for s in m.spans])

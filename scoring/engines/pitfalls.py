@@ -1,0 +1,105 @@
+"""Pitfalls: committed when a specific phrase for the mistake is stated, or in the candidate's own
+words (a universal "always faster", a machine count with no basis, a relation turned round).
+"""
+
+from __future__ import annotations
+
+import re
+
+from scoring.engines.base import (
+    CriterionSpec,
+    CriterionVerdict,
+    Span,
+)
+from scoring.engines.clauses import Document, _dedupe, _sentence_of
+from scoring.engines.evidence import Pattern, _criterion_patterns, match_pattern
+from scoring.engines.numbers import (
+    Quantity,
+)
+from scoring.engines.relations import universal_comparisons
+from scoring.engines.verdicts import _verdict
+
+PITFALL_AT = 0.8
+
+
+def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVerdict, set[int]]:
+    """A pitfall is hit when a specific phrase for the mistake is stated (not rejected)."""
+    sentences: set[int] = set()
+    spans: list[Span] = []
+    for pattern, _ in _criterion_patterns(criterion):
+        if not pattern.specific:
+            continue
+        agree, _ = match_pattern(doc, pattern)
+        if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence):
+            sentences.add(agree.sentence)
+            spans.extend(agree.spans)
+    if _about_unsupported_counts(criterion):
+        guess = unsupported_count(doc)
+        if guess is not None:
+            sentences.add(_sentence_of(doc, guess.start))
+            spans.append(Span(guess.start, guess.end))
+    if _about_universals(criterion):
+        for claim in universal_comparisons(doc.text, doc.sentences):
+            sentences.add(claim.sentence)
+            spans.append(claim.span)
+    if doc.wrong_claims and _about_reversals(criterion):
+        # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
+        # (its sentences stay open to concept criteria, which are then contradicted there).
+        spans.extend(claim.span for claim in doc.wrong_claims)
+    hit = bool(spans)
+    verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
+                       _dedupe(spans) if hit else [])
+    return verdict, sentences
+
+
+_REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"
+                          r"backwards?|mix(?:es|ed)? up)\b", re.IGNORECASE)
+
+
+def _about_reversals(criterion: CriterionSpec) -> bool:
+    """A pitfall whose label or checks are about facts turned round or swapped."""
+    return bool(_REVERSAL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+_UNSUPPORTED_RE = re.compile(
+    r"\b(?:no|without|any)\s+(?:\w+[\s-]+){0,2}(?:throughput|basis|derivation|calculation)\b|"
+    r"\bguess", re.IGNORECASE)
+
+
+_COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"])
+
+
+_UNIVERSAL_PITFALL_RE = re.compile(r"\b(?:always|regardless|in every case)\b", re.IGNORECASE)
+
+
+def _about_universals(criterion: CriterionSpec) -> bool:
+    """A pitfall about a choice claimed to win in every case ("TensorRT is always faster")."""
+    return bool(_UNIVERSAL_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def _about_unsupported_counts(criterion: CriterionSpec) -> bool:
+    """A pitfall about a count given with no throughput basis ("around 50 T4s")."""
+    return bool(_UNSUPPORTED_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def unsupported_count(doc: Document) -> Quantity | None:
+    """A count of machines ("something like 60 T4s") in an answer that shows no basis for
+    it: no rate per machine, no arithmetic, no described calculation step."""
+    if doc.calculations or doc.operations or doc.implied:
+        return None
+    if any("/" in q.unit or q.unit in {"qps", "token/s"} for q in doc.quantities):
+        return None
+    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS), None)
+
+
+_LIMITING = frozenset(["only", "just", "enough", "alone", "solely"])
+
+
+def _limits_kept(doc: Document, pattern: Pattern, sentence: int) -> bool:
+    """A mistake that lies in a limit ("average latency only") is made only where the limit
+    is stated too: "even when average latency is fine" names averages without relying on them."""
+    limits = {w.lower() for w in re.findall(r"[A-Za-z]+", pattern.source)} & _LIMITING
+    if not limits:
+        return True
+    words = {t.lower for t in doc.tokens if t.sentence == sentence}
+    return bool(words & limits)

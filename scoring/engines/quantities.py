@@ -1,0 +1,432 @@
+"""Numeric criteria: which of the answer's numbers is the quantity a criterion asks for (its
+clause, its calculation, its own percentage), and whether it is right.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from functools import lru_cache
+
+from scoring.engines.base import (
+    CriterionSpec,
+    CriterionVerdict,
+    NumberCheck,
+    QuestionSpec,
+    Span,
+)
+from scoring.engines.clauses import Document, _clause_spans, _dedupe, _sentence_of
+from scoring.engines.evidence import (
+    APPROXIMATE_PHRASE,
+    MADE_AT,
+    PARTLY_AT,
+    _pattern,
+    _same_number,
+    collect_evidence,
+)
+from scoring.engines.numbers import (
+    Operation,
+    Quantity,
+    breakdown_parts,
+    compatible,
+    distance,
+    find_calculations,
+    find_operations,
+    find_quantities,
+    format_number,
+    parse_unit,
+    unit_parts,
+    within_tolerance,
+)
+from scoring.engines.text import (
+    GENERIC,
+    tokenize,
+)
+from scoring.engines.verdicts import _verdict
+
+WRONG_RESULT_AT = math.log(3)  # a stated result more than 3x off is wrong, not imprecise
+
+
+METHOD_CREDIT = 0.4  # numeric criterion: right method, wrong or missing result
+
+
+def question_numbers(question: QuestionSpec) -> list[Quantity]:
+    """The numbers the candidate was given: those in the prompt and the scenario."""
+    text = "\n".join(part for part in (question.prompt, question.scenario) if part)
+    if text not in _GIVEN:
+        if len(_GIVEN) > 2000:
+            _GIVEN.clear()
+        _GIVEN[text] = find_quantities(text)
+    return _GIVEN[text]
+
+
+_GIVEN: dict[str, list[Quantity]] = {}
+
+
+def restated(quantity: Quantity, given: list[Quantity]) -> bool:
+    """The answer repeats a number the question gave ("200k requests per minute"): the same
+    number as written, with the same kind of unit (or none)."""
+    numerator = unit_parts(quantity.unit)[0]
+    return any(math.isclose(quantity.written, g.written, rel_tol=0.005)
+               and g.is_range == quantity.is_range
+               and (not numerator or not g.unit or unit_parts(g.unit)[0] == numerator)
+               for g in given)
+
+
+def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
+                  given: list[Quantity] | None = None,
+                  criteria: tuple[CriterionSpec, ...] = ()) -> tuple[CriterionVerdict, NumberCheck]:
+    """A numeric criterion is earned by a number the answer states in the criterion's unit,
+    or in another unit it chose itself, where the answer is talking about that quantity
+    (see numeric_candidates; `criteria` are the question's others, which compete for its
+    numbers). A number copied from the question earns nothing through a conversion the engine
+    makes ("200k requests per minute" is not a stated 3,333 per second) and is never a wrong
+    result: the candidate did not compute it."""
+    expected = float(criterion.expected_value or 0.0)
+    tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
+    evidence = collect_evidence(doc, criterion)
+    agree = evidence.agree
+    _, factor = parse_unit(criterion.unit)
+    copied = {id(q) for q in doc.quantities if restated(q, given or [])}
+    found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
+    candidates = [q for q in found
+                  if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
+                  and not _belongs_elsewhere(doc, q, criterion, criteria)]
+    hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
+    chosen = hits[0] if hits else _preferred(
+        doc, [q for q in candidates if id(q) not in copied], criterion, model_answer,
+        agree.sentence)
+    worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
+    in_calculation = chosen is not None and any(
+        c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
+    method = worded or in_calculation or _uses_model_operation(doc, model_answer)
+    wrong = (not hits and chosen is not None and compatible(chosen, criterion.unit)
+             and distance(chosen, expected, criterion.unit) > WRONG_RESULT_AT)
+    check = NumberCheck(
+        criterion_key=criterion.key, expected_value=expected, unit=criterion.unit,
+        tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
+        found_text=chosen.text if chosen else "",
+        span=Span(chosen.start, chosen.end) if chosen else None,
+        within_tolerance=bool(hits), method_credit=method,
+        worked_calculation=_worked_calculation(doc, criterion, model_answer),
+    )
+    # The words that attempted it, where a phrase is at least partly stated (not one label word
+    # beside a number that is about something else).
+    worded_spans = agree.spans if agree.score >= PARTLY_AT else []
+    if hits:
+        verdict, credit = "made", 1.0
+        spans = [Span(chosen.start, chosen.end), *worded_spans]
+    elif method:
+        verdict, credit = "partly", METHOD_CREDIT
+        spans = ([Span(chosen.start, chosen.end)] if chosen else []) + worded_spans
+    else:
+        verdict, credit = "missed", 0.0
+        spans = [Span(chosen.start, chosen.end)] if wrong and chosen else []
+    if wrong:
+        doc.wrong_results.add(criterion.key)
+    return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+_PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+
+
+def _percents(text: str) -> set[float]:
+    return {float(m.group(1)) for m in _PERCENT_RE.finditer(text)}
+
+
+@lru_cache(maxsize=4096)
+def _criterion_percents(criterion: CriterionSpec) -> frozenset[float]:
+    """The percentages a criterion is about ("10% margin"): its label's and phrases'."""
+    return frozenset(_percents(" ".join([criterion.label, *criterion.phrases])))
+
+
+def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                       criteria: tuple[CriterionSpec, ...]) -> bool:
+    """A number is not judged against this criterion when it is right for another numeric
+    criterion of the question ("1,250 x 1.2 = 1,500" is the 20% figure, not a wrong 10% one),
+    or when its sentence computes a different percentage than the criterion is about ("20%
+    headroom makes it 1,750" is about the 20% criterion, and says nothing about a 10% one)."""
+    topic: dict[str, float] | None = None
+    for other in criteria:
+        if other.key == criterion.key or other.kind != "numeric" or other.expected_value is None:
+            continue
+        tolerance = other.tolerance_percent if other.tolerance_percent is not None else 5.0
+        if within_tolerance(quantity, float(other.expected_value), other.unit, tolerance):
+            if topic is None:
+                topic = number_topic(doc, quantity, criterion_topics(criteria))
+            # Unless its clause is about this criterion more ("for zone loss, 1,500 total").
+            if topic.get(other.key, 0.0) >= topic.get(criterion.key, 0.0):
+                return True
+    wanted = _criterion_percents(criterion)
+    theirs = frozenset().union(*(_criterion_percents(c) for c in criteria
+                                 if c.kind == "numeric" and c.key != criterion.key))
+    if wanted and theirs:
+        sentence = _sentence_of(doc, quantity.start)
+        if sentence >= 0:
+            span = doc.sentences[sentence]
+            stated = _percents(doc.text[span.start : span.end])
+            # The sentence works out another criterion's percentage, not this one's.
+            if stated and not stated & wanted and stated & (theirs - wanted):
+                return True
+    return False
+
+
+def _uses_model_operation(doc: Document, model_answer: str) -> bool:
+    """The answer sets up a step of the model answer's arithmetic ("divide 50k by 40")."""
+    if not doc.operations or not model_answer:
+        return False
+    wanted = {(round(o.a, 6), o.op, round(o.b, 6)) for o in _model_operations(model_answer)}
+    return any((round(o.a, 6), o.op, round(o.b, 6)) in wanted for o in doc.operations)
+
+
+_MODEL_OPERATIONS: dict[str, list[Operation]] = {}
+
+
+def _model_operations(model_answer: str) -> list[Operation]:
+    if model_answer not in _MODEL_OPERATIONS:
+        if len(_MODEL_OPERATIONS) > 2000:
+            _MODEL_OPERATIONS.clear()
+        _MODEL_OPERATIONS[model_answer] = find_operations(model_answer)
+    return _MODEL_OPERATIONS[model_answer]
+
+
+# Verbs every numeric label starts with ("Computes 1,250 GPUs"): they name no quantity.
+_NUMERIC_VERBS = frozenset(t.key for t in tokenize(
+    "compute computes computed calculate calculates estimate estimates gives total totals"))
+
+
+_TOPICS: dict[tuple[CriterionSpec, ...], dict[str, dict[str, float]]] = {}
+
+
+def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> dict[str, dict[str, float]]:
+    """Per criterion, the words that say the answer is talking about it (from its phrases and
+    label), each weighted by 1 / how many of the question's criteria use it. Words for what
+    the numeric criteria count ("GPUs") and generic words name no particular quantity."""
+    if criteria not in _TOPICS:
+        if len(_TOPICS) > 2000:
+            _TOPICS.clear()
+        units: set[str] = set()
+        for criterion in criteria:
+            if criterion.kind == "numeric" and criterion.unit:
+                canonical = parse_unit(criterion.unit)[0]
+                units |= {canonical, unit_parts(canonical)[0]}
+        keys: dict[str, set[str]] = {}
+        for criterion in criteria:
+            if criterion.kind == "pitfall":
+                continue
+            found: set[str] = set()
+            for text in (*criterion.phrases, criterion.label):
+                for token in tokenize(text):
+                    if not token.content or token.key in GENERIC or token.lower in GENERIC:
+                        continue
+                    if token.key in _NUMERIC_VERBS or parse_unit(token.lower)[0] in units:
+                        continue
+                    found.add(token.key)
+            keys[criterion.key] = found
+        share: dict[str, int] = {}
+        for found in keys.values():
+            for key in found:
+                share[key] = share.get(key, 0) + 1
+        _TOPICS[criteria] = {c: {k: 1.0 / share[k] for k in found} for c, found in keys.items()}
+    return _TOPICS[criteria]
+
+
+def _topic_scores(doc: Document, span: tuple[int, int],
+                  topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    """Per criterion, how much the clause at `span` talks about it; once per clause."""
+    cache_key = (span, id(topics))
+    if cache_key not in doc.topic_scores:
+        doc.topic_scores[cache_key] = _find_topic_scores(doc, span, topics)
+    return doc.topic_scores[cache_key]
+
+
+def _find_topic_scores(doc: Document, span: tuple[int, int],
+                       topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    first = bisect_left(doc.token_starts, span[0])
+    last = bisect_left(doc.token_starts, span[1])
+    present = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    # Long keys by their first five letters: a shared long stem is looked up, not scanned for.
+    stems: dict[str, list[str]] = {}
+    for p in present:
+        if len(p) >= 5:
+            stems.setdefault(p[:5], []).append(p)
+    scores: dict[str, float] = {}
+    for key, words in topics.items():
+        score = sum(weight for word, weight in words.items()
+                    if word in present or (len(word) >= 5 and any(
+                        p.startswith(word) or word.startswith(p)
+                        for p in stems.get(word[:5], ()))))
+        if score:
+            scores[key] = score
+    return scores
+
+
+def number_topic(doc: Document, quantity: Quantity,
+                 topics: dict[str, dict[str, float]]) -> dict[str, float]:
+    """What the answer is talking about where it states a number: the criteria whose words
+    its clause uses, or failing that the nearest clause before it in the sentence that uses
+    any (then the nearest after it), or failing that the end of the sentence before ("...
+    divide peak QPS by per-GPU QPS. That lands at about 20 GPUs."); {} where none does."""
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return {}
+    spans = _clause_spans(doc, sentence)
+    here = next((i for i, (s, e) in enumerate(spans) if s <= quantity.start < e), 0)
+    order = [spans[i] for i in (here, *range(here - 1, -1, -1), *range(here + 1, len(spans)))]
+    if sentence > 0:
+        order += _clause_spans(doc, sentence - 1)[::-1]
+    for span in order:
+        scores = _topic_scores(doc, span, topics)
+        if scores:
+            return scores
+    return {}
+
+
+_METHODS: dict[tuple[str, float, float], list[tuple[float, ...]]] = {}
+
+
+def _model_operands(model_answer: str, expected: float,
+                    tolerance: float) -> list[tuple[float, ...]]:
+    """The operands of the model answer's calculations that give the criterion's figure."""
+    cache_key = (model_answer, expected, tolerance)
+    if cache_key not in _METHODS:
+        if len(_METHODS) > 2000:
+            _METHODS.clear()
+        found: list[tuple[float, ...]] = []
+        if expected:
+            for calculation in find_calculations(model_answer):
+                if abs(calculation.stated - expected) <= abs(expected) * tolerance / 100:
+                    found.append(tuple(q.written for q in find_quantities(calculation.expression)))
+        _METHODS[cache_key] = found
+    return _METHODS[cache_key]
+
+
+def _method_result(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                   model_answer: str) -> bool:
+    """The number is what the candidate got from the criterion's calculation: the result of
+    arithmetic whose right answer is the criterion's figure, or of the model answer's
+    operands, whatever result the candidate wrote."""
+    expected = float(criterion.expected_value or 0.0)
+    tolerance = criterion.tolerance_percent if criterion.tolerance_percent is not None else 5.0
+    operands = _model_operands(model_answer, expected, tolerance)
+    for calculation in doc.calculations:
+        if calculation.end != quantity.end:
+            continue
+        if expected and abs(calculation.actual - expected) <= abs(expected) * tolerance / 100:
+            return True
+        written = tuple(q.written for q in find_quantities(calculation.expression))
+        if written and written in operands:
+            return True
+    if operands:
+        # "50,000 QPS at 40 per GPU is about 1,300": the operands stated before it.
+        sentence = _sentence_of(doc, quantity.start)
+        before = [q.written for q in doc.sentence_numbers.get(sentence, ())
+                  if q.end <= quantity.start]
+        if any(len(group) >= 2 and all(any(math.isclose(v, w, rel_tol=1e-9) for w in before)
+                                       for v in group) for group in operands):
+            return True
+    return False
+
+
+def _named_figure(quantity: Quantity, criterion: CriterionSpec) -> bool:
+    """The number is one the criterion's phrases state ("1,875", "625")."""
+    for phrase in criterion.phrases:
+        pattern = _pattern(phrase)
+        for wanted, approximate in zip(pattern.numbers, pattern.approximate, strict=True):
+            if _same_number(quantity, wanted, APPROXIMATE_PHRASE if approximate else 1e-9):
+                return True
+    return False
+
+
+# Units an answer uses for many quantities at once (stage times, shares): a number in one of
+# them is only ever judged where its clause is about the criterion.
+_SHARED_UNITS = frozenset(["s", "%", "x", "$"])
+
+
+def _stray_part(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                topics: dict[str, dict[str, float]]) -> bool:
+    """One part of a breakdown ("I'd budget network 2ms, features 3ms, model 5ms") is a stage
+    figure: it is this criterion's only where its own clause says so in the criterion's own
+    words (not a word it shares with others, such as "budget")."""
+    sentence = _sentence_of(doc, quantity.start)
+    here = doc.sentence_numbers.get(sentence, [])
+    if len(here) < 3 or quantity not in breakdown_parts(doc.text, here, quantity.unit):
+        return False
+    spans = _clause_spans(doc, sentence)
+    clause = next(((s, e) for s, e in spans if s <= quantity.start < e), None)
+    if clause is None:
+        return True
+    first = bisect_left(doc.token_starts, clause[0])
+    last = bisect_left(doc.token_starts, clause[1])
+    words = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    own = topics.get(criterion.key, {})
+    return not any(weight >= 1.0 and word in words for word, weight in own.items())
+
+
+def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: str = "",
+                       criteria: tuple[CriterionSpec, ...] = ()) -> list[Quantity]:
+    """Numbers in the criterion's unit (or bare) that the answer states for this quantity:
+    the result of its calculation, a figure its phrases name, or a number in a clause about
+    it at least as much as about any other numeric criterion."""
+    topics = criterion_topics(criteria or (criterion,))
+    rivals = [c.key for c in criteria if c.kind == "numeric" and c.key != criterion.key]
+    out: list[Quantity] = []
+    for quantity in doc.quantities:
+        if quantity.unit and not compatible(quantity, criterion.unit):
+            continue
+        if _method_result(doc, quantity, criterion, model_answer) or _named_figure(
+                quantity, criterion):
+            out.append(quantity)
+            continue
+        scores = number_topic(doc, quantity, topics)
+        own = scores.get(criterion.key, 0.0)
+        if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9 \
+                and not _stray_part(doc, quantity, criterion, topics):
+            out.append(quantity)
+    if not out and criterion.unit and parse_unit(criterion.unit)[0] not in _SHARED_UNITS \
+            and not any(
+            c.kind == "numeric" and c.key != criterion.key and c.unit
+            and parse_unit(c.unit)[0] == parse_unit(criterion.unit)[0] for c in criteria):
+        # The only figure the question wants in this unit ("RPS"): a number the answer states
+        # in that unit is that figure, whatever words its clause uses ("33,000 RPS").
+        out = [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
+    return out
+
+
+def _preferred(doc: Document, candidates: list[Quantity], criterion: CriterionSpec,
+               model_answer: str, sentence: int) -> Quantity | None:
+    """The number to show for a criterion none of the answer's numbers meets: the result of
+    the candidate's own calculation for it, else one in the sentence that attempted it, else
+    the closest."""
+    expected = float(criterion.expected_value or 0.0)
+    for pool in ([q for q in candidates if _method_result(doc, q, criterion, model_answer)],
+                 [q for q in candidates if _sentence_of(doc, q.start) == sentence >= 0],
+                 candidates):
+        if pool:
+            return _closest(pool, expected, criterion.unit)
+    return None
+
+
+def _closest(candidates: list[Quantity], expected: float, unit: str) -> Quantity | None:
+    if not candidates:
+        return None
+    return min(candidates, key=lambda q: (distance(q, expected, unit), q.start))
+
+
+def _in_criterion_unit(quantity: Quantity | None, unit: str) -> float | None:
+    if quantity is None:
+        return None
+    if not quantity.unit:
+        return quantity.written
+    _, factor = parse_unit(unit)
+    return quantity.value / factor if factor else quantity.value
+
+
+def _worked_calculation(doc: Document, criterion: CriterionSpec, model_answer: str) -> str:
+    """The correct calculation: the candidate's own expression done right, or the model's."""
+    expected = float(criterion.expected_value or 0.0)
+    for calculation in [*doc.calculations, *find_calculations(model_answer)]:
+        if expected and abs(calculation.actual - expected) <= abs(expected) * 0.02:
+            return f"{calculation.expression} = {format_number(expected)} {criterion.unit}".strip()
+    return f"≈ {format_number(expected)} {criterion.unit}".strip()
