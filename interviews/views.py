@@ -299,7 +299,8 @@ def _answer_panel(answer: Answer | None, *, offset: int = 0) -> dict[str, Any] |
     if answer is None:
         return None
     score: ScoreResult | None = answer.scored_result
-    panel: dict[str, Any] = {"answer": answer, "score": score, "segments": None}
+    panel: dict[str, Any] = {"answer": answer, "score": score, "segments": None,
+                             "offset": offset}
     now = timezone.now()
     panel["pending"] = answer.scoring_status in {Answer.ScoringStatus.QUEUED,
                                                  Answer.ScoringStatus.SCORING}
@@ -347,7 +348,8 @@ def _question_context(request: HttpRequest, loop: Loop, loop_question: LoopQuest
         "position": position, "total": total, "progress": progress,
         "is_open": is_open, "form": form, "follow_up_form": follow_up_form,
         "initial": initial_panel, "follow_up": follow_up_panel, "pushback": pushback,
-        "question_total": question_total, "pending": pending, "review": review,
+        "question_total": question_total, "question_rating": result.rating,
+        "pending": pending, "review": review,
         "model_answer_open": services.model_answer_open(
             loop_question=loop_question, answers=answers, pushback=pushback, loop_open=is_open),
         "announce": announce, "notice": notice,
@@ -373,13 +375,36 @@ def _interviewer_review(loop: Loop, result: Any, initial_panel: dict[str, Any] |
 
     labels = interviewer_labels(loop)
     for panel in (initial_panel, follow_up_panel):
-        if panel and panel["score"] is not None and panel["score"] is result.verdict_source:
-            panel["criteria"] = feedback.criteria_rows(list(result.criteria),
-                                                       answer_kind=panel["answer"].kind)
+        if panel and panel["score"] is not None:
+            _apply_review(panel, result)
     return {"rating": result.rating, "changed": len(result.changed), "cards": [
         {"label": labels.get(card.interviewer_id, "An interviewer"), "rating": card.rating,
          "recommendation": card.get_recommendation_display(), "notes": card.notes}
         for card in result.scorecards]}
+
+
+def _apply_review(panel: dict[str, Any], result: Any) -> None:
+    """A reviewed question's panel reads the interviewer's verdicts: rubric rows, highlights
+    and praise follow them, and the automatic score is kept only as the superseded view."""
+    score, kind = panel["score"], panel["answer"].kind
+    if score is result.verdict_source:
+        criteria = [dict(c) for c in result.criteria]
+    else:  # the first answer under a follow-up: the interviewer's verdicts still decide
+        criteria = [dict(c) for c in score.criteria or ()]
+        for c in criteria:
+            if c.get("key") in result.changed:
+                c["automatic_verdict"] = c.get("verdict", "")
+                c["verdict"], c["feedback"] = result.changed[c["key"]][1], ""
+    overturned = {c.get("feedback") for c in score.criteria or ()
+                  if c.get("key") in result.changed and c.get("feedback")}
+    fb = dict(panel["fb"])
+    fb.pop("summary", None)  # the engine's one-line verdict on its own score
+    for part in ("strengths", "misses"):
+        fb[part] = [line for line in fb.get(part) or () if line not in overturned]
+    panel.update(
+        superseded=True, fb=fb, criteria=feedback.criteria_rows(criteria, answer_kind=kind),
+        segments=feedback.highlight(panel["answer"].text, criteria,
+                                    offset=panel.get("offset", 0), answer_kind=kind))
 
 
 def _clock(seconds: int) -> str:

@@ -276,6 +276,11 @@ class Cite:
     label: str
     status: Literal["made", "partly", "missing", "pitfall"]
     quote: str = ""
+    contradicted: bool = False  # "missing" because the answer stated it wrongly
+
+    @property
+    def phrase(self) -> str:
+        return "contradicted" if self.status == "missing" and self.contradicted else self.status
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -309,7 +314,8 @@ def _concerns(role: str, persona: Persona | None,
         for c in q.criteria:
             if c.is_missing:
                 importance = w * c.weight * affinity(role, c) * (1 + strict)
-                found.append((importance, Cite(q.position, c.key, c.label, "missing")))
+                found.append((importance, Cite(q.position, c.key, c.label, "missing",
+                                               contradicted=c.verdict == "contradicted")))
             elif c.pitfall_hit:
                 importance = w * c.weight * affinity(role, c) * 1.5
                 quote = c.quotes[0] if c.quotes else ""
@@ -323,86 +329,168 @@ def _lc_first(text: str) -> str:
 
 
 def _short(quote: str, limit: int = 160) -> str:
+    """`quote` on one line, cut at a word boundary with an ellipsis (never mid-word)."""
     quote = " ".join(quote.split())
-    return quote if len(quote) <= limit else quote[: limit - 1].rstrip() + "…"
+    if len(quote) <= limit:
+        return quote
+    cut = quote[: limit - 1]
+    if " " in cut and not quote[limit - 1].isspace():
+        cut = cut.rsplit(" ", 1)[0]
+    if cut.count("(") > cut.count(")"):  # never leave a bracket open across the cut
+        cut = cut[: cut.rfind("(")]
+    return cut.rstrip(" ,;:-(") + "…"
+
+
+def _first_sentence(text: str) -> str:
+    """A calculation line's first sentence: "You wrote X; the correct result is Y"."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text.strip(), maxsplit=1)[0].rstrip(".")
 
 
 # Each persona words its evidence its own way, so two rationales never share a sentence.
-# A "missing" phrasing says "omitted"/"left out"; a "pitfall" one says "pitfall"/"costs
-# points"; "made"/"partly" say neither (the honesty test reads the words).
+# A "missing" phrasing says "omitted"/"left out"; a "contradicted" one (a point stated wrongly)
+# says "wrong"; a "pitfall" one says "pitfall"/"costs points"; "made"/"partly" say none of
+# these (the honesty test reads the words). These phrasings claim the persona's own area, so
+# they are used only for evidence on its lens (`in_lens`); other evidence reads OFF_LENS.
 ROLE_PHRASES: dict[str, dict[str, str]] = {
     "hiring_manager": {
         "made": "Q{p} argued the kind of trade-off I hire for: {label}{quote}.",
         "partly": "Q{p} got halfway to a trade-off I look for, {label}{quote}.",
         "missing": "Where I needed a trade-off or a measurement plan, Q{p} left out {label}.",
+        "contradicted": "Q{p} stated {label} wrongly, on exactly the judgement I hire for.",
         "pitfall": "Q{p} made a call that costs points with me, the pitfall {label}{quote}.",
     },
     "bar_raiser": {
         "made": "The figures hold up where it matters: Q{p} got {label} right{quote}.",
         "partly": "Q{p} got only part of {label} right{quote}.",
         "missing": "Q{p} omitted {label}, and I do not lower the bar for that.",
+        "contradicted": "Q{p} got {label} wrong, and I do not lower the bar for that.",
         "pitfall": "In Q{p} the candidate committed the pitfall {label}{quote}.",
     },
     "tech_lead": {
-        "made": "On engines and capacity, Q{p} was solid: {label}{quote}.",
-        "partly": "Q{p} sketched {label} without the capacity detail I want{quote}.",
-        "missing": "I could not size the system from Q{p}: it left out {label}.",
+        "made": "Q{p} was technically solid where I dig deepest: {label}{quote}.",
+        "partly": "Q{p} sketched {label} without the technical depth I want{quote}.",
+        "missing": "On the serving side, Q{p} left out {label}.",
+        "missing_sizing": "I could not size the system from Q{p}: it left out {label}.",
+        "contradicted": "Q{p} got {label} wrong, which would send the build the wrong way.",
         "pitfall": "Q{p} fell into a pitfall that would hurt throughput: {label}{quote}.",
     },
     "sre": {
         "made": "From an on-call point of view, Q{p} covered {label}{quote}.",
         "partly": "Q{p} gestured at {label}, short of what I would want before a rollout{quote}.",
         "missing": "If this shipped, someone would get paged: Q{p} left out {label}.",
+        "contradicted": "Q{p} stated {label} wrongly, and that is how incidents start.",
         "pitfall": "Q{p} walked into an operational pitfall, {label}{quote}.",
     },
     "peer": {
         "made": "I could build from Q{p}, which spelled out {label}{quote}.",
         "partly": "Q{p} explained {label} only in part{quote}.",
         "missing": "Building from Q{p} I would have to guess, because it omitted {label}.",
+        "contradicted": "Q{p} got {label} wrong, so I would build the wrong thing from it.",
         "pitfall": "Q{p} would mislead whoever builds it, with the pitfall {label}{quote}.",
     },
+}
+# Evidence outside a persona's lens, said without claiming it for that lens.
+OFF_LENS: dict[str, dict[str, str]] = {
+    "hiring_manager": {
+        "made": "Beyond trade-offs, Q{p} did make {label}{quote}.",
+        "partly": "Beyond trade-offs, Q{p} partly made {label}{quote}.",
+        "missing": "Beyond trade-offs, I noted that Q{p} left out {label}.",
+        "contradicted": "Beyond trade-offs, I noted that Q{p} stated {label} wrongly.",
+        "pitfall": "Beyond trade-offs, Q{p} fell into the pitfall {label}{quote}.",
+    },
+    "bar_raiser": ROLE_PHRASES["bar_raiser"],  # the bar raiser's lens is every point
+    "tech_lead": {
+        "made": "Outside my own area, Q{p} made {label}{quote}.",
+        "partly": "Outside my own area, Q{p} partly made {label}{quote}.",
+        "missing": "Outside my own area, Q{p} left out {label}.",
+        "contradicted": "Outside my own area, Q{p} got {label} wrong.",
+        "pitfall": "Outside my own area, Q{p} fell into the pitfall {label}{quote}.",
+    },
+    "sre": {
+        "made": "Not an operations point, but Q{p} made {label}{quote}.",
+        "partly": "Not an operations point, but Q{p} partly made {label}{quote}.",
+        "missing": "Not an operations point, but Q{p} left out {label}.",
+        "contradicted": "Not an operations point, but Q{p} got {label} wrong.",
+        "pitfall": "Not an operations point, but Q{p} fell into the pitfall {label}{quote}.",
+    },
+    "peer": ROLE_PHRASES["peer"],  # whoever builds it reads every answer
 }
 GENERIC_PHRASES: dict[str, str] = {
     "made": "In Q{p} they made the point {label}{quote}.",
     "partly": "In Q{p} they partly made the point {label}{quote}.",
     "missing": "In Q{p} they omitted {label}.",
+    "contradicted": "In Q{p} they got {label} wrong.",
     "pitfall": "In Q{p} they fell into the pitfall {label}{quote}.",
 }
+# The loop's overall is one figure for everyone; what a persona adds is said as its own:
+# its score after what it weighs ({value}) and, when it weighs some topics more, their mean.
 OPENINGS: dict[str, tuple[str, str]] = {
     "hiring_manager": (
-        "{vote}: I hire for {focus}; the answers average {mean}/100, {value} on my scale.",
-        "{vote}: weighing {focus}, I read the loop at {mean}/100 ({value} after omissions).",
+        "{vote}: I hire for {focus}; the loop's overall is {overall}/100, and my own score, "
+        "after what it left out, is {value}{topics}.",
+        "{vote}: weighing {focus}, I put the loop at {value} on my own scale against its "
+        "overall {overall}/100{topics}.",
     ),
     "bar_raiser": (
-        "{vote}: My bar is {focus}: the loop averages {mean}/100 and holds {value} against it.",
-        "{vote}: I hold the bar on {focus}, and the loop comes to {value} of its {mean}/100.",
+        "{vote}: My bar is {focus}: the loop's overall is {overall}/100, and against my bar "
+        "it scores {value}{topics}.",
+        "{vote}: I hold the bar on {focus}; the loop's overall is {overall}/100 and my score, "
+        "after omissions and pitfalls, is {value}{topics}.",
     ),
     "tech_lead": (
-        "{vote}: I read for {focus}; technically this is a {value} on my scale "
-        "(average {mean}/100).",
-        "{vote}: judged on {focus}, the design scores {value} for me, from a {mean}/100 average.",
+        "{vote}: I read for {focus}; the loop's overall is {overall}/100 and technically it is "
+        "a {value} on my own scale{topics}.",
+        "{vote}: judged on {focus}, the design scores {value} on my own scale, with the loop's "
+        "overall at {overall}/100{topics}.",
     ),
     "sre": (
-        "{vote}: I would be on call for this, so I weigh {focus}: {value} on my scale "
-        "from a {mean}/100 average.",
-        "{vote}: as the one holding the pager I look at {focus}; I land on {value} "
-        "(average {mean}/100).",
+        "{vote}: I would be on call for this, so I weigh {focus}: {value} on my own scale, "
+        "with the loop's overall at {overall}/100{topics}.",
+        "{vote}: as the one holding the pager I look at {focus}; I land on {value} on my own "
+        "scale, the loop's overall being {overall}/100{topics}.",
     ),
     "peer": (
-        "{vote}: I ask {focus}; the answers average {mean}/100 and I put them at {value}.",
-        "{vote}: reading as the engineer who builds it, I ask {focus}, and land on {value} "
-        "of an average {mean}/100.",
+        "{vote}: I ask {focus}; the loop's overall is {overall}/100 and I put it at {value} "
+        "on my own scale{topics}.",
+        "{vote}: reading as the engineer who builds it, I ask {focus}, and land on {value} on "
+        "my own scale against the loop's overall {overall}/100{topics}.",
     ),
 }
-GENERIC_OPENING = ("{vote}: I weigh {focus}; the answers average {mean}/100 ({value} after "
-                   "omissions).")
+GENERIC_OPENING = ("{vote}: I weigh {focus}; the loop's overall is {overall}/100, and my own "
+                   "score, after omissions, is {value}{topics}.")
+_SIZING_WORDS = ("capacity", "sizing", "size", "fleet", "gpu count", "gpus")
 
 
-def cite_sentence(cite: Cite, rng: random.Random | None = None, role: str = "") -> str:
+def in_lens(role: str, persona: Persona | None, q: QuestionResult,
+            c: CriterionResult) -> bool:
+    """Whether a criterion is on this persona's lens, by topic and kind, never by position:
+    the bar raiser's lens is numbers and pitfalls; a persona that weighs some topics above
+    the rest reads those topics; one that weighs none listens for its words in the label."""
+    if role == "bar_raiser":
+        return c.kind in ("numeric", "pitfall")
+    weighted = {slug for slug, w in (persona.topic_weights if persona else {}).items()
+                if float(w) > 1.0}
+    if weighted:
+        return q.topic_slug in weighted
+    return affinity(role, c) > 1.0
+
+
+def _is_sizing(q: QuestionResult, c: CriterionResult) -> bool:
+    text = f"{q.topic_slug} {q.topic_title} {c.label}".lower()
+    return c.kind == "numeric" and any(word in text for word in _SIZING_WORDS)
+
+
+def cite_sentence(cite: Cite, rng: random.Random | None = None, role: str = "",
+                  on_lens: bool = True, sizing: bool = False) -> str:
     label = f"\u201c{cite.label.rstrip('.')}\u201d"
-    quote = f' ("{_short(cite.quote)}")' if cite.quote else ""
-    template = ROLE_PHRASES.get(role, GENERIC_PHRASES)[cite.status]
-    return template.format(p=cite.position, label=label, quote=quote)
+    # An em dash, not parentheses: a quote with its own brackets never nests them.
+    quote = f" \u2014 \u201c{_short(cite.quote)}\u201d" if cite.quote else ""
+    phrases = (ROLE_PHRASES if on_lens else OFF_LENS).get(role, GENERIC_PHRASES)
+    key = cite.phrase
+    if key == "missing" and sizing and "missing_sizing" in phrases:
+        key = "missing_sizing"
+    sentence = phrases[key].format(p=cite.position, label=label, quote=quote)
+    return re.sub(r"([.!?…])\u201d\.$", "\\1\u201d", sentence)  # one full stop, the quote's
 
 
 # --- what the bar raiser holds the line on ----------------------------------------------------
@@ -455,17 +543,36 @@ def vote_cap(role: str, flags: Sequence[Flag]) -> VoteValue:
     return "strong_hire"
 
 
-def flag_sentence(flag: Flag) -> str:
+def flag_sentence(flag: Flag, more: int = 0) -> str:
+    """The bar raiser's sentence on a red flag; `more`: further wrong calculations in the
+    same answer, named in this one sentence rather than repeated."""
     if flag.kind == "number" and flag.cite is not None:
         return (f"Q{flag.position} gets a core number wrong, so I count "
                 f"\u201c{flag.text.rstrip('.')}\u201d as left out whatever the score says.")
     if flag.kind == "number":
-        return (f"Q{flag.position} has wrong arithmetic ({_short(flag.text.rstrip('.'))}), "
-                "and a design sized on a wrong number does not pass the bar.")
+        also = f", and {plural(more, 'other calculation')} in it {'is' if more == 1 else 'are'} " \
+               "off too" if more else ""
+        return (f"Q{flag.position} has wrong arithmetic: "
+                f"{_lc_first(_short(_first_sentence(flag.text)))}"
+                f"{also}; a design sized on a wrong number does not pass the bar.")
     if flag.kind == "pitfall" and flag.cite is not None:
         return cite_sentence(flag.cite, role="bar_raiser")
     return (f"Q{flag.position} is a list of buzzwords with no reasoning behind them, which "
             "a high score elsewhere does not make up for.")
+
+
+def _flag_groups(flags: Sequence[Flag]) -> list[tuple[Flag, int]]:
+    """Flags with the wrong calculations of one answer folded into its first: (flag, more)."""
+    groups: list[tuple[Flag, int]] = []
+    for flag in flags:
+        if flag.kind == "number" and flag.cite is None:
+            index = next((i for i, (f, _) in enumerate(groups) if f.kind == "number"
+                          and f.cite is None and f.position == flag.position), None)
+            if index is not None:
+                groups[index] = (groups[index][0], groups[index][1] + 1)
+                continue
+        groups.append((flag, 0))
+    return groups
 
 
 # --- the panel --------------------------------------------------------------------------------
@@ -506,8 +613,7 @@ def _lens_pools(role: str, persona: Persona, questions: Sequence[QuestionResult]
     """(strengths, concerns) among the criteria this role listens for."""
     def mine(cite: Cite) -> bool:
         q = next(q for q in questions if q.position == cite.position)
-        c = next(c for c in q.criteria if c.key == cite.key)
-        return affinity(role, c) > 1.0
+        return in_lens(role, persona, q, _criterion(questions, cite))
 
     strengths = [c for _, c in _strengths(role, persona, questions) if mine(c)]
     concerns = [c for _, c in _concerns(role, persona, questions) if mine(c)]
@@ -553,8 +659,8 @@ def persona_vote(persona: Persona, questions: Sequence[QuestionResult], seed: st
     vote = min(uncapped, cap, key=VOTES.index)
     focus = persona.weighs_most.strip().rstrip(".") or ROLE_FOCUS.get(role, "the design")
     opening = rng.choice(OPENINGS.get(role, (GENERIC_OPENING, GENERIC_OPENING))).format(
-        vote=VOTE_LABELS[vote], focus=_lc_first(focus), mean=f"{score.mean:.0f}",
-        value=f"{score.value:.0f}")
+        vote=VOTE_LABELS[vote], focus=_lc_first(focus), overall=f"{overall_score(questions):.0f}",
+        value=f"{score.value:.0f}", topics=_weighted_topics(persona, questions))
     cites: list[Cite] = []
     evidence: list[str] = []
 
@@ -562,16 +668,20 @@ def persona_vote(persona: Persona, questions: Sequence[QuestionResult], seed: st
         if c is not None and all(c != other for other in cites):
             cites.append(c)
             used.add((c.position, c.key, c.status))
-            evidence.append(cite_sentence(c, role=role))
+            q = next(q for q in questions if q.position == c.position)
+            criterion = _criterion(questions, c)
+            evidence.append(cite_sentence(c, role=role,
+                                          on_lens=in_lens(role, persona, q, criterion),
+                                          sizing=_is_sizing(q, criterion)))
 
     strengths_all = [c for _, c in _strengths(role, persona, questions)]
     concerns_all = [c for _, c in _concerns(role, persona, questions)]
     if role == "bar_raiser":
-        for flag in flags[:2]:
+        for flag, more in _flag_groups(flags)[:2]:
             if flag.cite is not None:
                 cites.append(flag.cite)
                 used.add((flag.cite.position, flag.cite.key, flag.cite.status))
-            evidence.append(flag_sentence(flag))
+            evidence.append(flag_sentence(flag, more))
         if not flags:
             evidence.append("I checked the arithmetic and the pitfalls: no wrong core number "
                             "and no pitfall committed.")
@@ -600,6 +710,7 @@ def persona_vote(persona: Persona, questions: Sequence[QuestionResult], seed: st
     if not evidence:
         evidence.append("No answer made a rubric point I could credit."
                         if not strengths_all else "I found no rubric point left out.")
+    evidence = list(dict.fromkeys(evidence))  # a rationale never says one thing twice
     sentences = [opening, *evidence[:3]]
     return PersonaVote(
         role=role,
@@ -615,6 +726,20 @@ def persona_vote(persona: Persona, questions: Sequence[QuestionResult], seed: st
         key_point=evidence[0],
         capped=vote != uncapped,
     )
+
+
+def _weighted_topics(persona: Persona, questions: Sequence[QuestionResult]) -> str:
+    """'; on the Capacity questions, which I weigh more, it averages 44/100': the persona's
+    own figure, said as such (empty when it weighs no topic above the rest here)."""
+    heavy = {slug for slug, w in persona.topic_weights.items() if float(w) > 1.0}
+    counted = [q for q in questions if q.counts]
+    mine = [q for q in counted if q.topic_slug in heavy]
+    if not mine or len(mine) == len(counted):
+        return ""
+    titles = list(dict.fromkeys(q.topic_title or q.topic_slug for q in mine))
+    named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+    mean = sum(q.score for q in mine) / len(mine)
+    return f"; on the {named} questions, which I weigh more, it averages {mean:.0f}/100"
 
 
 def _criterion(questions: Sequence[QuestionResult], cite: Cite) -> CriterionResult:

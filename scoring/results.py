@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engines.base import RATING_BAND_EDGES
+from .engines.base import RATING_BAND_EDGES, rating_for_total
 
 FOLLOW_UP_RECOVERY_SHARE = 0.5
 VERDICTS = ("made", "partly", "missed", "contradicted")
@@ -84,6 +84,10 @@ def question_result(answers: Iterable[Any]) -> QuestionScore:
     source = follow_score if follow_score is not None else initial_score
     criteria = [dict(c) for c in (source.criteria or ())] if source is not None else []
     rating = source.rating if source is not None else None
+    if rating is not None and automatic is not None and follow_score is not None:
+        # The question counts the blended total, not the follow-up's own: its rating is the
+        # blend's band, still held under the follow-up's gates (a wrong number caps it).
+        rating = min(int(rating), rating_for_total(automatic))
     total = automatic
     changed: dict[str, tuple[str, str]] = {}
     if cards and automatic is not None:

@@ -180,15 +180,3 @@ def answer_retry_scoring(*, answer: Answer) -> bool:
         answer_enqueue_scoring(answer=answer)
     return bool(updated)
 
-
-FOLLOW_UP_RECOVERY_SHARE = 0.5
-
-
-def effective_total(initial_total: float | None, follow_up_total: float | None) -> float | None:
-    """A question's score: the answer's, plus half of what the follow-up to pushback added."""
-    if initial_total is None:
-        return None
-    if follow_up_total is None:
-        return initial_total
-    gain = max(0.0, follow_up_total - initial_total)
-    return round(initial_total + FOLLOW_UP_RECOVERY_SHARE * gain, 1)

@@ -41,6 +41,18 @@ class QueueFilterForm(forms.Form):
                             status=data["status"] or "to_review")
 
 
+def verdict_choices(criterion: dict[str, Any]) -> list[tuple[str, str]]:
+    """A concept's four verdicts; a pitfall's two, worded as the candidate reads them. The
+    stored values stay the rubric's: a pitfall the engine marked partly (read as avoided) or
+    contradicted (fell into it) keeps that value, so confirming it is not counted as a flip."""
+    if criterion.get("kind") != "pitfall":
+        return list(VERDICT_LABELS.items())
+    auto = criterion.get("verdict")
+    fell = "contradicted" if auto == "contradicted" else "made"
+    avoided = "partly" if auto == "partly" else "missed"
+    return [(avoided, "Avoided"), (fell, "Fell into it")]
+
+
 class ScorecardForm(forms.Form):
     """A radio group per rubric criterion (pre-filled with the automatic verdict), a rating,
     a recommendation and notes. Field names of criteria are `c-<key>`."""
@@ -58,7 +70,7 @@ class ScorecardForm(forms.Form):
         self.criteria = criteria
         for c in criteria:
             self.fields[f"c-{c['key']}"] = forms.ChoiceField(
-                label=c["label"], choices=list(VERDICT_LABELS.items()),
+                label=c["label"], choices=verdict_choices(c),
                 widget=forms.RadioSelect, initial=c["verdict"] or None)
 
     def criterion_fields(self) -> list[tuple[dict[str, Any], forms.BoundField]]:

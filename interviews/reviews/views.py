@@ -24,6 +24,7 @@ from scoring.calibration_store import calibration_report_for
 
 from ..context_processors import is_interviewer
 from ..models import Answer, Bank, Loop, LoopQuestion, Notification, Scorecard
+from ..templatetags.candidate import verdict_shown
 from .forms import QueueFilterForm, ScorecardForm
 from .services import (
     ScorecardRefused,
@@ -96,8 +97,8 @@ def _scorecard_context(request: HttpRequest, loop: Loop, answer: Answer,
     if mine is None and form is None:
         form = ScorecardForm(criteria=criteria, initial=_automatic_initial(answer))
     for card in cards:
-        card.rows = [{"label": c["label"], "auto": c["verdict"],
-                      "verdict": card.verdicts.get(c["key"], c["verdict"]),
+        card.rows = [{"label": c["label"], "auto": _shown(c, c["verdict"]),
+                      "verdict": _shown(c, card.verdicts.get(c["key"], c["verdict"])),
                       "flipped": c["verdict"] != card.verdicts.get(c["key"], c["verdict"])}
                      for c in criteria]
     return {
@@ -110,6 +111,11 @@ def _scorecard_context(request: HttpRequest, loop: Loop, answer: Answer,
         "score": answer.scored_result,
         "initial_text": _initial_text(answer),
     }
+
+
+def _shown(criterion: dict[str, Any], verdict: str | None) -> str:
+    """A verdict in the words the candidate reads (a pitfall: Avoided / Fell into it)."""
+    return verdict_shown({**criterion, "verdict": verdict}) if verdict else ""
 
 
 def _automatic_initial(answer: Answer) -> dict[str, Any]:

@@ -223,11 +223,13 @@ def test_rationales_cite_only_what_the_candidate_did_or_did_not_do():
         # The words too: a label named in a rationale is named in the right sentence.
         for vote in report["votes"]:
             for (position, _key), criterion in criteria.items():
-                for sentence in re.split(r"(?<=\.) (?=[A-Z])", vote["rationale"]):
+                for sentence in SENTENCE.split(vote["rationale"]):
                     if f"\u201c{criterion.label}\u201d" not in sentence:
                         continue
                     if "omitted" in sentence or "left out" in sentence:
                         assert criterion.is_missing, (seed, sentence)
+                    elif "wrong" in sentence:  # stated wrongly: contradicted, not omitted
+                        assert criterion.verdict == "contradicted", (seed, sentence)
                     elif "pitfall" in sentence or "costs points" in sentence:
                         assert criterion.pitfall_hit, (seed, sentence)
                     else:
