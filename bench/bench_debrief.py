@@ -96,7 +96,9 @@ def with_database(repeat: int) -> dict[str, object]:
     call_command("flush", interactive=False, verbosity=0)
     call_command("import_bank", str(ROOT / "interviews/banks/inference-serving-ai-engineers.yaml"),
                  verbosity=0)
-    scoring_services.send_task = lambda task, object_id: None  # no broker traffic
+    from scoring import enqueue as scoring_enqueue
+
+    scoring_enqueue.enqueue = lambda name, object_id: True  # no broker traffic
     reports_on_commit = reports.transaction.on_commit
     reports.transaction.on_commit = lambda fn, *a, **k: None  # build synchronously below
     bank = Bank.objects.get(slug="inference-serving-ai-engineers")

@@ -55,6 +55,7 @@ class Document:
     topic_scores: dict[tuple, dict[str, float]] = field(default_factory=dict)
 
     markers: list[tuple[int, int]] = field(default_factory=list)  # reasoning markers
+    sentence_starts: list[int] = field(default_factory=list)
     wrong_claims: list[WrongClaim] = field(default_factory=list)  # relations turned round
     words: int = -1
 
@@ -191,7 +192,9 @@ def _find_clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
 
 
 def _sentence_of(doc: Document, offset: int) -> int:
-    starts = [sentence.start for sentence in doc.sentences]
+    if len(doc.sentence_starts) != len(doc.sentences):  # built once per answer
+        doc.sentence_starts = [sentence.start for sentence in doc.sentences]
+    starts = doc.sentence_starts
     index = bisect_right(starts, offset) - 1
     if index >= 0 and offset < doc.sentences[index].end:
         return index

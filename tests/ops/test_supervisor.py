@@ -64,6 +64,11 @@ class Supervised:
         except OSError:
             return 0
 
+    def text(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}",  # noqa: S310
+                                    timeout=5) as response:
+            return response.read().decode()
+
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}"
                          for p in sorted(self.run_dir.glob("*.log")))
@@ -107,6 +112,9 @@ def test_supervisor_restarts_killed_web_and_worker(supervised, scorable_question
     # Beat sends the heartbeat, the worker runs it: the deployment says it is ready.
     assert wait_for(lambda: supervised.get("/readyz") == 200, timeout=60, interval=1), (
         supervised.logs())
+    # Metrics in multiprocess mode (PROMETHEUS_MULTIPROC_DIR set by scripts/supervise).
+    assert supervised.get("/metrics") == 200, supervised.logs()
+    assert "mockloop_request_seconds_count" in supervised.text("/metrics")
 
     web = supervised.pid("web")
     kill(web)
