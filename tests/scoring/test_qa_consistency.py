@@ -62,5 +62,6 @@ def test_a_reviewed_question_leads_with_the_interviewers_result(client, candidat
     # The contradicted point is neither highlighted as earned nor praised.
     assert re.search(r"<strong>[^<]*headroom[^<]*</strong> — Contradicted", body, re.I)
     assert not re.search(r"Earned: [^;\"]*headroom", body, re.I)
+    assert "Contradicted <span class=\"hint\">(highlighted below)" not in body
     assert "Well done: leaves headroom" not in body and "A strong answer." not in body
     assert "Well done: waits for a stabilization window" in body  # praise that still holds
