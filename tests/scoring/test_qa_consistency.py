@@ -65,3 +65,20 @@ def test_a_reviewed_question_leads_with_the_interviewers_result(client, candidat
     assert "Contradicted <span class=\"hint\">(highlighted below)" not in body
     assert "Well done: leaves headroom" not in body and "A strong answer." not in body
     assert "Well done: waits for a stabilization window" in body  # praise that still holds
+
+
+def test_a_contradicted_point_is_said_as_stated_wrongly_not_missed(client, candidate):
+    loop = build_finished_loop(candidate, quality="strong", questions=2)
+    answer = Answer.objects.get(loop_question__loop=loop, loop_question__position=2)
+    Scorecard.objects.create(answer=answer, interviewer=UserFactory(), rating=1,
+                             recommendation="strong_no_hire", verdicts={"headroom": "contradicted"})
+    reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk)
+    client.force_login(candidate)
+    pid = {"public_id": loop.public_id}
+    debrief = client.get(reverse("scoring:debrief", kwargs=pid)).content.decode()
+    q2 = debrief[debrief.index('id="q-2"'):]
+    assert '<span class="verdict">Stated wrongly:</span> Leaves headroom' in q2
+    assert '<span class="verdict">Missed:</span> Leaves headroom' not in q2
+    markdown = client.get(reverse("scoring:debrief_markdown", kwargs=pid)).content.decode()
+    assert "- Stated wrongly: Leaves headroom" in markdown
+    assert "left out \u201cLeaves headroom" not in debrief and "Omitted \u201cLeaves" not in debrief
