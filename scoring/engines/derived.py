@@ -31,6 +31,7 @@ _RATIO_WORDS = re.compile(r"^\s*(?:faster|quicker|speed-?up|as\s+fast|the\s+spee
 _HEADROOM_RE = re.compile(
     r"^[^.;:!?\n]{0,30}?\b(?:headroom|margin|buffer|safety|spare|on\s+top)\b"
     r"[^.;:!?\n\d]{0,30}$", re.IGNORECASE)
+_CHAIN_NEXT_RE = re.compile(r"\s*[x×*/÷]\s*\d")
 _PERCENT_TOLERANCE = 0.12  # relative, or 3 percentage points, whichever is larger
 _SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")
 
@@ -97,7 +98,16 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
             continue
         if re.search(r"[x×*/=]", text[base.end : share.start]):
             continue  # "1,250 x 1.2": a calculation, checked as one
+        if _CHAIN_NEXT_RE.match(text, total.end):
+            continue  # "makes it 1,250 x 1.2 = 1,500": the result comes after the "="
         wanted = base.written * (1 + share.value / 100)
+        # A range of headroom ("10-20%") allows any total between its ends, and a range of
+        # totals ("1,375-1,500") is right when it meets that span.
+        scale = 1 / total.factor if total.factor else 1.0  # canonical -> as written
+        least = base.written * (1 + share.low / 100) * 0.97
+        most = base.written * (1 + share.high / 100) * 1.03
+        if total.low * scale <= most and total.high * scale >= least:
+            continue
         if abs(total.written - wanted) > 0.03 * wanted:
             how = f"{format_number(base.written)} x {format_number(1 + share.value / 100)}"
             flagged.append(Calculation(

@@ -358,6 +358,9 @@ def format_number(value: float) -> str:
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value):,}"
     if abs(value) >= 100:
+        # An exact tenth ("45,000 / 80 = 562.5") is shown as it is, not cut to 562.
+        if abs(value - round(value, 1)) < 1e-9 * max(1.0, abs(value)):
+            return f"{value:,.1f}"
         return f"{value:,.0f}"
     return f"{value:,.3g}" if abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
 

@@ -80,3 +80,18 @@ def test_a_stage_figure_is_not_judged_as_the_margin() -> None:
     margin = next(n for n in result.numbers if n.criterion_key == "margin")
     assert margin.found_value is None
     assert result.feedback["calculations"] == []
+
+
+@pytest.mark.parametrize("text", [
+    # A range of headroom gives a range of totals: the bank's own wording (issue 9 QA).
+    "Without the zone requirement I'd plan 1,250 plus 10-20% headroom, 1,375-1,500.",
+    "1,250 plus 10-20% headroom is about 1,438 GPUs.",
+    # The first number of a chain is an operand, not the result: the result follows "=".
+    "1,250 is the bare need with no headroom, and 20% headroom makes it 1,250 x 1.2 = 1,500.",
+])
+def test_a_headroom_range_or_chain_that_follows_is_accepted(text: str) -> None:
+    assert derived(text) == []
+
+
+def test_a_headroom_range_that_does_not_follow_is_flagged() -> None:
+    assert len(derived("1,250 plus 10-20% headroom, 1,750-1,900 GPUs.")) == 1

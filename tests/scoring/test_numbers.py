@@ -179,3 +179,19 @@ def test_small_number_words_without_a_unit_are_not_numbers() -> None:
     assert find_quantities("two options here, no one else, a token or two") == []
     assert find_quantities("thousands of users") == []
     assert find_quantities("two zones", spelled=False) == []  # phrases keep their words
+
+
+@pytest.mark.parametrize(("text", "stated"), [
+    ("50k / 40 = 1,250", 1250), ("40k / 12 = 3.3k", 3300), ("1,250 x 1.2 = 1.5k", 1500)])
+def test_scale_suffixes_on_either_side_of_a_calculation(text: str, stated: float) -> None:
+    [calculation] = find_calculations(text)
+    assert calculation.correct
+    assert calculation.stated == pytest.approx(stated)
+
+
+def test_a_worked_result_is_shown_exactly_not_truncated() -> None:
+    from scoring.engines.numbers import format_number
+
+    assert format_number(562.5) == "562.5"
+    assert format_number(1437.5) == "1,437.5"
+    assert format_number(1437.25) == "1,437"
