@@ -42,6 +42,10 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         for claim in universal_comparisons(doc.text, doc.sentences):
             sentences.add(claim.sentence)
             spans.append(claim.span)
+    if _about_dismissals(criterion):
+        for figure in dismissed_figures(doc, criterion):
+            sentences.add(_sentence_of(doc, figure.start))
+            spans.append(Span(figure.start, figure.end))
     if doc.wrong_claims and _about_reversals(criterion):
         # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
         # (its sentences stay open to concept criteria, which are then contradicted there).
@@ -50,6 +54,33 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])
     return verdict, sentences
+
+
+_DISMISSAL_PITFALL_RE = re.compile(r"\b(?:dismiss\w*|wav\w* (?:it |them )?away|"
+                                   r"negligible|ignor\w*)\b", re.IGNORECASE)
+
+
+def _about_dismissals(criterion: CriterionSpec) -> bool:
+    """A pitfall about waving away a stated cost ("dismisses the 200us cost")."""
+    return bool(_DISMISSAL_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
+
+
+def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]:
+    """The figures the pitfall's phrases name ("200us is nothing") that the answer waves away
+    in its own words ("the 200 microseconds flag cost is negligible"): the figure sits in a
+    clause that a dismissal or negation takes back."""
+    figures = [q for pattern, _ in _criterion_patterns(criterion) for q in pattern.numbers]
+    if not figures:
+        return []
+    found: list[Quantity] = []
+    for quantity in doc.quantities:
+        if not any(quantity.unit == f.unit and f.value and
+                   abs(quantity.value - f.value) <= 0.1 * abs(f.value) for f in figures):
+            continue
+        inside = [t for t in doc.tokens if quantity.start <= t.start < quantity.end]
+        if inside and all(t.negated for t in inside):
+            found.append(quantity)
+    return found
 
 
 _REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"

@@ -50,7 +50,13 @@ from scoring.engines.text import (
     STOPWORDS,
     tokenize,
 )
-from scoring.engines.totals import length_factor, reasoning_factor, rubric_total, wrong_arithmetic
+from scoring.engines.totals import (
+    TotalBreakdown,
+    length_factor,
+    reasoning_factor,
+    rubric_breakdown,
+    wrong_arithmetic,
+)
 
 # Re-exported: tools and tests import these from the engine module.
 __all__ = [
@@ -117,14 +123,15 @@ class RubricEngine:
                                                       alternatives, question.criteria)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
-        total = rubric_total(doc, verdicts, tainted | charged, doc.wrong_results, units)
-        feedback = self._rubric_feedback(question, doc, verdicts, checks, total)
+        breakdown = rubric_breakdown(doc, verdicts, tainted | charged, doc.wrong_results, units)
+        total = breakdown.total
+        feedback = self._rubric_feedback(question, doc, verdicts, checks, breakdown)
         rating = rubric_rating(total, verdicts, checks, wrong_arithmetic(doc))
         return self._outcome(question, total, verdicts, checks, feedback, rating)
 
     def _rubric_feedback(self, question: QuestionSpec, doc: Document,
                          verdicts: list[CriterionVerdict], checks: list[NumberCheck],
-                         total: float) -> dict:
+                         breakdown: TotalBreakdown) -> dict:
         strengths = [v.feedback for v in verdicts
                      if v.kind != "pitfall" and v.verdict == "made" and v.feedback]
         misses = [v.feedback for v in verdicts
@@ -140,9 +147,7 @@ class RubricEngine:
         pushback = _pick_pushback(question.pushback, spec, tuple(
             c for c in question.criteria if c.key in made_keys),
             criteria=question.criteria) if spec else None
-        made = sum(1 for v in verdicts if v.kind != "pitfall" and v.verdict == "made")
-        count = sum(1 for v in verdicts if v.kind != "pitfall")
-        summary = f"Made {made} of {count} points; score {total:.0f}/100."
+        summary = _summary(verdicts, breakdown)
         if focus:
             summary += f" Most important gap: {focus.label}."
         return {"strengths": strengths, "misses": misses, "pushback": pushback,
@@ -221,3 +226,19 @@ class RubricEngine:
             engine_version=f"{self.version}+minilm" if embeddings.available() else self.version,
             rubric_version=question.rubric_version,
         )
+
+
+def _summary(verdicts: list[CriterionVerdict], breakdown: TotalBreakdown) -> str:
+    """"Made 1 of 6 points, 2 partly; score 0/100, lowered from 31 by ...": the total is read
+    against the points made, with every deduction that stands between them named."""
+    positive = [v for v in verdicts if v.kind != "pitfall"]
+    made = sum(1 for v in positive if v.verdict == "made")
+    partly = sum(1 for v in positive if v.verdict == "partly")
+    text = f"Made {made} of {len(positive)} points"
+    if partly:
+        text += f", {partly} partly"
+    text += f"; score {breakdown.total:.0f}/100"
+    if breakdown.reasons and round(breakdown.before) > round(breakdown.total):
+        text += (f", lowered from {breakdown.before:.0f} by: "
+                 + "; ".join(breakdown.reasons))
+    return text + "."

@@ -5,6 +5,7 @@ wrong results and wrong arithmetic, scaled by how reasoned and how long the answ
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from scoring.engines.base import (
     CriterionVerdict,
@@ -79,24 +80,60 @@ def arithmetic_penalty(doc: Document, charged: set[int] | None = None,
     return sum(sorted(costs, reverse=True)[:2])
 
 
+# A total of 100 says every point was made: while any point's credit is short, the total is
+# kept below 100 by half the weight not earned (coverage of 0.91 can score at most 95.5).
+UNEARNED_CEILING = 0.5
+
+
+@dataclass(frozen=True)
+class TotalBreakdown:
+    total: float  # the 0-100 total
+    before: float  # what the points made would score before any deduction
+    reasons: tuple[str, ...]  # why it was lowered: pitfalls, rejected points, wrong numbers
+
+
 def rubric_total(doc: Document, verdicts: list[CriterionVerdict],
                  pitfall_sentences: set[int] | None = None,
                  wrong_keys: set[str] | None = None,
                  numeric_units: tuple[str, ...] = ()) -> float:
     """0-100 from weighted credit, less pitfalls, rejected points, wrong results and
     wrong arithmetic, scaled by how reasoned and how long the answer is."""
+    return rubric_breakdown(doc, verdicts, pitfall_sentences, wrong_keys, numeric_units).total
+
+
+def rubric_breakdown(doc: Document, verdicts: list[CriterionVerdict],
+                     pitfall_sentences: set[int] | None = None,
+                     wrong_keys: set[str] | None = None,
+                     numeric_units: tuple[str, ...] = ()) -> TotalBreakdown:
+    """The total, what the points made alone would score, and the deductions between them."""
     positive = [v for v in verdicts if v.kind != "pitfall"]
     possible = sum(v.weight for v in positive) or 1.0
     coverage = sum(v.weight * v.credit for v in positive) / possible
-    penalty = sum(v.weight for v in verdicts if v.kind == "pitfall" and v.credit)
+    reasons: list[str] = []
+    pitfalls = [v for v in verdicts if v.kind == "pitfall" and v.credit]
+    penalty = sum(v.weight for v in pitfalls)
+    reasons += [f"pitfall: {_plain(v.label)}" for v in pitfalls]
     # A rejected point already charged as a pitfall (same sentence) is not charged twice.
     charged = pitfall_sentences or set()
-    penalty += sum(CONTRADICTION_PENALTY * v.weight for v in positive
-                   if v.verdict == "contradicted" and not _sentences_of(doc, v.evidence) & charged)
+    rejected = [v for v in positive
+                if v.verdict == "contradicted" and not _sentences_of(doc, v.evidence) & charged]
+    penalty += sum(CONTRADICTION_PENALTY * v.weight for v in rejected)
+    reasons += [f"point rejected: {v.label}" for v in rejected]
     wrong_results = wrong_keys if wrong_keys is not None else set()
-    penalty += sum(WRONG_RESULT_PENALTY * v.weight for v in positive
-                   if v.kind == "numeric" and v.key in wrong_results)
-    penalty = penalty / possible + arithmetic_penalty(doc, charged, numeric_units)
+    wrong = [v for v in positive if v.kind == "numeric" and v.key in wrong_results]
+    penalty += sum(WRONG_RESULT_PENALTY * v.weight for v in wrong)
+    reasons += [f"wrong number: {v.label}" for v in wrong]
+    arithmetic = arithmetic_penalty(doc, charged, numeric_units)
+    if arithmetic:
+        reasons.append("wrong arithmetic")
+    penalty = penalty / possible + arithmetic
     shaped = min(1.0, coverage / 0.85)
-    total = 100 * shaped * reasoning_factor(doc) * length_factor(doc) - 100 * penalty
-    return round(min(100.0, max(0.0, total)), 1)
+    ceiling = 100.0 - 100 * UNEARNED_CEILING * max(0.0, 1.0 - coverage)
+    before = min(ceiling, 100 * shaped * reasoning_factor(doc) * length_factor(doc))
+    total = before - 100 * penalty
+    return TotalBreakdown(total=round(min(100.0, max(0.0, total)), 1),
+                          before=round(max(0.0, before), 1), reasons=tuple(reasons))
+
+
+def _plain(label: str) -> str:
+    return label.removeprefix("Pitfall:").strip()

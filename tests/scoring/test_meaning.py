@@ -153,3 +153,62 @@ def test_a_verb_that_makes_a_point_is_not_a_dismissal() -> None:
     for sentence in ("You can remove the top element with pop.", "We can cut latency by half.",
                      "I'd avoid a big-bang rollout."):
         assert not any(t.negated for t in tokenize(sentence)), sentence
+
+
+# QA pass (issue 9): statements a reviewer found false in the browser.
+
+KILL_SWITCH_POINTS = (
+    "First I'd validate the model offline on held-out and recent data, then run shadow traffic "
+    "where its outputs are logged and compared but never served. I'd version the model, "
+    "features and image so we can revert to the last known good version in seconds. Then a 1% "
+    "canary with a gradual ramp, one region at a time, to cap the blast radius. ")
+
+
+@pytest.mark.parametrize("flag", [
+    "For emergencies I'd add a per-segment kill switch; the 200 microseconds flag cost is "
+    "negligible, so I'd simply evaluate the flag remotely on every request.",
+    "For emergencies I'd add a per-segment kill switch; the 200 microseconds flag cost is "
+    "negligible.",
+    "For emergencies I'd add a per-segment kill switch and evaluate the flag remotely on every "
+    "request.",
+])
+def test_a_dismissed_flag_cost_or_remote_evaluation_is_not_the_point_made(flag: str) -> None:
+    outcome = RubricEngine().score(bank_question("robinhood-bad-model-blast-radius"),
+                                   KILL_SWITCH_POINTS + flag)
+    found = {v.key: v for v in outcome.criteria}
+    assert found["flag-latency"].verdict in {"contradicted", "missed"}
+    assert found["remote-flag-every-request"].verdict == "made"  # the pitfall is committed
+    assert outcome.rating < 4
+
+
+def test_a_total_is_never_100_while_points_are_not_made() -> None:
+    answer = KILL_SWITCH_POINTS + (
+        "I'd add a per-segment kill switch whose flag state is cached locally with streamed "
+        "updates, since a remote check costs 200 microseconds per request.")
+    outcome = RubricEngine().score(bank_question("robinhood-bad-model-blast-radius"), answer)
+    unmade = [v.key for v in outcome.criteria if v.kind != "pitfall" and v.verdict != "made"]
+    assert unmade
+    assert outcome.total < 100
+
+
+def test_reusing_the_reported_figure_commits_the_pitfall_and_the_summary_says_why() -> None:
+    answer = ("45,000 / 80 = 562 QPS per GPU. That is a strong number and the p95 of 18ms is "
+              "inside our budget, so I'd reuse it for capacity planning.")
+    outcome = RubricEngine().score(bank_question("meta-80-a100-sanity-check"), answer)
+    found = {v.key: v for v in outcome.criteria}
+    assert found["reuse-as-is"].verdict == "made"
+    [check] = [n for n in outcome.numbers if n.criterion_key == "per-gpu-qps"]
+    assert check.worked_calculation.startswith("45,000 / 80 = 562.5 ")
+    summary = outcome.feedback["summary"]
+    assert f"score {outcome.total:.0f}/100, lowered from" in summary
+    assert "pitfall: reuses the reported figure" in summary
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd watch the 5xx rate and page the on-call. I'd also alert the team on cold-start latency "
+    "above 300ms.",
+    "I would alert on cold starts above 300ms and on 5xx.",
+])
+def test_alerting_on_cold_start_latency_makes_the_cold_start_sli(answer: str) -> None:
+    assert verdicts("oracle-serverless-cold-starts", answer)["coldstart-latency"] in {
+        "made", "partly"}
