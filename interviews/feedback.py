@@ -116,7 +116,9 @@ def criteria_rows(criteria: list[dict[str, Any]], *, answer_kind: str) -> list[d
         rows.append({**criterion, "anchor": criterion_anchor(answer_kind, criterion["key"]),
                      "shown": shown, "good": good,
                      "partly": kind != "pitfall" and verdict == "partly",
-                     "has_evidence": bool(criterion.get("evidence"))})
+                     # Only earned points are highlighted (an overridden miss keeps its spans).
+                     "has_evidence": bool(criterion.get("evidence"))
+                     and (kind == "pitfall" or verdict in EARNING_VERDICTS)})
     return rows
 
 

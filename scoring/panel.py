@@ -905,6 +905,8 @@ def deciding_factors(data: PanelInput, personas: Sequence[Persona], votes: Seque
             if cite.status == "pitfall":
                 factors.append(f"Fell into the pitfall \u201c{cite.label}\u201d in "
                                f"{_where(positions)}.")
+            elif cite.contradicted:
+                factors.append(f"Stated \u201c{cite.label}\u201d wrongly in {_where(positions)}.")
             else:
                 factors.append(f"Omitted \u201c{cite.label}\u201d in {_where(positions)}.")
             cites.append(cite)

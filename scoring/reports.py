@@ -425,7 +425,8 @@ def report_markdown(report: dict[str, Any]) -> str:
             quote = f' — "{md(c["quotes"][0])}"' if c["quotes"] else ""
             out.append(f"- Made{' (partly)' if c['verdict'] == 'partly' else ''}: "
                        f"{md(c['label'])}{quote}")
-        out += [f"- Missed: {md(c['label'])}" for c in q["missed"]]
+        out += [f"- {'Stated wrongly' if c['verdict'] == 'contradicted' else 'Missed'}: "
+                f"{md(c['label'])}" for c in q["missed"]]
         out += [f"- Pitfall: {md(c['label'])}" for c in q["pitfalls"]]
         out += [f"- Calculation: {md(line)}" for line in q.get("calculations", ())]
         if q["follow_up_text"]:

@@ -97,7 +97,7 @@ def _scorecard_context(request: HttpRequest, loop: Loop, answer: Answer,
     if mine is None and form is None:
         form = ScorecardForm(criteria=criteria, initial=_automatic_initial(answer))
     for card in cards:
-        card.rows = [{"label": c["label"], "auto": _shown(c, c["verdict"]),
+        card.rows = [{"label": c["label"], "auto": _shown(c, c["verdict"]).lower(),
                       "verdict": _shown(c, card.verdicts.get(c["key"], c["verdict"])),
                       "flipped": c["verdict"] != card.verdicts.get(c["key"], c["verdict"])}
                      for c in criteria]

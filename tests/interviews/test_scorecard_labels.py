@@ -41,7 +41,7 @@ def test_pitfall_choices_read_as_the_candidate_sees_them(client, interviewer, re
     assert card.verdicts["no-bake"] == "made"
     submitted = client.get(url).content.decode()
     assert "Pitfall: no bake window: <strong>Fell into it</strong>" in submitted
-    assert "flipped from Avoided" in submitted
+    assert "flipped from avoided" in submitted
 
 
 def test_calibration_bias_is_labelled_in_rating_steps(client, world):  # noqa: F811
