@@ -499,3 +499,24 @@ def test_owner_only_urls(client, world_with_debrief, role, name):
     _assert_outcome(response, expected, f"{role} on {name}")
     # Nobody changed the finished loop's answers.
     assert not loop.loop_questions.filter(answers__text="Sneaky edit.").exists()
+
+
+def test_scorecards_know_their_loop_on_save_and_from_the_backfill(world):
+    """The queue reads (interviewer, loop) from scorecards: set on save, and filled by the
+    migration for scorecards written before the column existed."""
+    import importlib
+
+    from django.apps import apps
+
+    loop = world["loop"]
+    card = Scorecard.objects.create(answer=_answer(loop, 1),
+                                    interviewer=world["interviewer_assigned"], verdicts={},
+                                    rating=2, recommendation="no_hire")
+    assert card.loop_id == loop.pk
+    Scorecard.objects.filter(pk=card.pk).update(loop=None)
+    migration = importlib.import_module("interviews.migrations.0004_issue11_scorecard_loop")
+    migration.fill_loops(apps, None)
+    card.refresh_from_db()
+    assert card.loop_id == loop.pk
+    _, rows = queue_page(world["interviewer_assigned"], QueueFilters(status="reviewed"), 1)
+    assert [row.pk for row in rows] == [loop.pk]
