@@ -108,7 +108,8 @@ def seed_loops(bank, interviewers, candidates, count: int, offset: int) -> None:
         # A scorecard on the first answer of every other loop, and its calibration point.
         reviewed = [(i, s) for i, s in zip(batch, scores[::5], strict=True) if i % 2 == 0]
         cards = Scorecard.objects.bulk_create(
-            Scorecard(answer_id=s.answer_id, interviewer=interviewers[i % len(interviewers)],
+            Scorecard(answer_id=s.answer_id, loop_id=loops[i - start].pk,
+                      interviewer=interviewers[i % len(interviewers)],
                       verdicts={"headroom": verdicts[i % 3]}, rating=1 + (i % 4),
                       recommendation="hire")
             for i, s in reviewed)
@@ -131,7 +132,7 @@ def seed_loops(bank, interviewers, candidates, count: int, offset: int) -> None:
         cursor.execute("""
             INSERT INTO scoring_calibrationcell
               (bank_id, question, bucket, auto_rating, human_rating, n, sx, sxx, sxy)
-            SELECT bank_id, question, round(auto_total::numeric, 0)::float, auto_rating,
+            SELECT bank_id, question, floor(auto_total + 0.5), auto_rating,
               human_rating, count(*), sum(auto_total), sum(auto_total * auto_total),
               sum(auto_total * human_rating)
             FROM scoring_calibrationpoint GROUP BY 1, 2, 3, 4, 5""")

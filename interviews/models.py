@@ -292,7 +292,9 @@ class Loop(models.Model):
         verbose_name_plural = "loops"
         indexes = [
             models.Index(fields=["candidate", "-started_at"], name="loop_candidate_recent"),
-            models.Index(fields=["status", "-finished_at"], name="loop_status_finished"),
+            # The review queue pages newest first by (finished_at, id): the id in the index
+            # lets it stop after a page instead of sorting every loop finished at one time.
+            models.Index(fields=["status", "-finished_at", "-id"], name="loop_status_finished"),
         ]
 
     def __str__(self) -> str:
@@ -407,6 +409,10 @@ class Scorecard(models.Model):
 
     answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="scorecards",
                                verbose_name="answer")
+    # The answer's loop, copied on save: the review queue's "reviewed by me" and scorecard
+    # counts read (interviewer, loop) from one index instead of joining answers and questions.
+    loop = models.ForeignKey("Loop", on_delete=models.CASCADE, related_name="scorecards",
+                             null=True, blank=True, editable=False, verbose_name="loop")
     interviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                     related_name="scorecards", verbose_name="interviewer")
     verdicts = models.JSONField("criterion verdicts", default=dict,
@@ -429,12 +435,18 @@ class Scorecard(models.Model):
         ]
         indexes = [
             # The review queue's "reviewed by me": an index-only scan of one interviewer's
-            # scorecards (the unique constraint above leads with the answer).
-            models.Index(fields=["interviewer", "answer"], name="scorecard_interviewer_answer"),
+            # loops (the unique constraint above leads with the answer).
+            models.Index(fields=["interviewer", "loop"], name="scorecard_interviewer_loop"),
         ]
 
     def __str__(self) -> str:
         return f"Scorecard by {self.interviewer} on {self.answer}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.loop_id is None and self.answer_id is not None:
+            self.loop_id = (LoopQuestion.objects.filter(answers__pk=self.answer_id)
+                            .values_list("loop_id", flat=True).first())
+        super().save(*args, **kwargs)
 
 
 class Notification(models.Model):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
@@ -19,7 +19,6 @@ from . import metrics
 
 logger = logging.getLogger(__name__)
 
-DATABASE_ERRORS = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 5
 
 
@@ -58,12 +57,42 @@ class DatabaseOutageMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        if isinstance(exception, DATABASE_ERRORS) or (
-                isinstance(exception, DatabaseError) and _connection_lost(exception)):
+        if is_connection_failure(exception):
             return outage_response(request, exception)
-        return None
+        return None  # anything else, database errors included, is a plain 500 (logged once)
 
 
-def _connection_lost(error: DatabaseError) -> bool:
+# SQLSTATE classes that mean "the database is not there right now": 08 connection exception,
+# 57P0x shutdown / crash / cannot connect now, 53300 too many connections. Not 57014 (a
+# statement timeout) and not syntax or constraint errors: a retry would not help those.
+_UNAVAILABLE_SQLSTATES = ("08", "57P", "53300")
+# Failures raised before or without a server reply carry no SQLSTATE; their drivers' words.
+_UNAVAILABLE_PHRASES = (
+    "connection refused", "connection failed", "could not connect", "connection timed out",
+    "timeout expired", "no route to host", "server closed the connection",
+    "connection already closed", "connection is closed", "connection is lost",
+    "terminating connection", "could not receive data", "could not send data",
+    "consuming input failed", "ssl connection has been closed", "the database system is",
+    "database is locked", "unable to open database file",
+)
+
+
+def is_connection_failure(error: BaseException) -> bool:
+    """A lost, refused or busy database connection (worth "reload in a moment"), as opposed to
+    a bug or a bad query, which must stay a 500 rather than pose as an outage."""
+    if not isinstance(error, (OperationalError, InterfaceError)):
+        return False
+    sqlstate = getattr(error.__cause__, "sqlstate", None)
+    if sqlstate:
+        return sqlstate.startswith(_UNAVAILABLE_SQLSTATES)
     text = str(error).lower()
-    return "connection" in text and ("closed" in text or "refused" in text)
+    return any(phrase in text for phrase in _UNAVAILABLE_PHRASES) or _a_connection_broke()
+
+
+def _a_connection_broke() -> bool:
+    """psycopg marks a connection broken when its socket dies mid-query (no SQLSTATE then)."""
+    for connection in connections.all(initialized_only=True):
+        raw = connection.connection
+        if raw is not None and (getattr(raw, "broken", False) or getattr(raw, "closed", False)):
+            return True
+    return False

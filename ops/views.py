@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from . import health, metrics
-from .outage import DATABASE_ERRORS, outage_response
+from .outage import is_connection_failure, outage_response
 
 
 @never_cache
@@ -56,10 +56,11 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: a database outage gets the 503 page; anything else a plain 500 page.
-    Neither touches the session or the database, so they cannot fail a second time."""
+    """handler500: a lost database connection gets the 503 page; anything else (a bad query
+    included) a plain 500 page. Neither touches the session or the database, so they cannot
+    fail a second time."""
     error = sys.exc_info()[1]
-    if isinstance(error, DATABASE_ERRORS):
+    if error is not None and is_connection_failure(error):
         return outage_response(request, error)
     from django.template import loader
 

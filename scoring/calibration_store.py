@@ -4,18 +4,20 @@
 `calibration_record` writes one CalibrationPoint (and its CriterionJudgements) per scorecard
 whose answer has an automatic score: when the scorecard is submitted, or when the score lands
 after it. `calibration_report_for` returns what scoring.calibration.calibration_report returns
-for the same scorecards (same keys, same figures), computed by PostgreSQL: correlations with
-corr() over ranks from window functions, the confusion matrix and flip counts with GROUP BY.
+for the same scorecards (same keys, same figures), from running cells (upserted as points are
+written) plus GROUP BY queries over the few points a viewer's scope adds or removes. Every
+query is portable: PostgreSQL in production, SQLite in the embedded default.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, ExpressionWrapper, F, FloatField, QuerySet, Sum, Value
+from django.db.models.functions import Floor
 
 from interviews.models import Answer, Bank, Question, Scorecard
 
@@ -82,7 +84,7 @@ def _add_to_cells(point: CalibrationPoint, judgements: list[CriterionJudgement])
     concurrent scorecards add up instead of overwriting)."""
     x, y = point.auto_total, point.human_rating
     with connection.cursor() as cursor:
-        cursor.execute(_ADD_CELL, [point.bank_id, point.question, float(round(x)),
+        cursor.execute(_ADD_CELL, [point.bank_id, point.question, bucket_of(x),
                                    point.auto_rating, y, x, x * x, x * y])
         cursor.executemany(_ADD_FLIP, [
             [point.bank_id, point.question, j.key, j.label, j.auto_verdict, j.human_verdict]
@@ -110,35 +112,38 @@ def calibration_rebuild() -> int:
 
 # One row per (bank, question, whole-point total, automatic rating, human rating): a bounded
 # number of cells (at most 101 x 4 x 4 per question) whatever the number of scorecards. The
-# exact sums keep Pearson exact; Spearman ranks totals to the whole point.
-_CELLS_SQL = """
-WITH p AS ({points})
-SELECT bank_id, question, round(auto_total::numeric, 0)::float AS bucket, auto_rating,
-  human_rating, count(*) AS n, sum(auto_total) AS sx, sum(auto_total * auto_total) AS sxx,
-  sum(auto_total * human_rating) AS sxy
-FROM p GROUP BY 1, 2, 3, 4, 5
-"""
-
-_FLIPS_SQL = """
-WITH p AS ({points})
-SELECT p.bank_id, p.question, j.key, j.label, j.auto_verdict, j.human_verdict, count(*)
-FROM p JOIN scoring_criterionjudgement j ON j.point_id = p.id
-GROUP BY p.bank_id, p.question, j.key, j.label, j.auto_verdict, j.human_verdict
-"""
-
-def _point_values(points: QuerySet[CalibrationPoint]) -> QuerySet[Any]:
-    return points.values("id", "bank_id", "question", "auto_total", "auto_rating",
-                         "human_rating")
+# exact sums keep Pearson exact; Spearman ranks totals to the whole point. Written with the
+# ORM so the same query runs on PostgreSQL and on the embedded SQLite default.
 
 
-def _run(sql: str, points: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    try:
-        inner, params = points.query.sql_with_params()
-    except EmptyResultSet:  # .none(): nothing to count
-        return []
-    with connection.cursor() as cursor:
-        cursor.execute(sql.format(points=inner), params)
-        return cursor.fetchall()
+def bucket_of(total: float) -> float:
+    """The whole point a total falls in, half up: the same rule as `_bucket` in SQL (Python's
+    round() is half-to-even and SQL's ROUND differs between backends)."""
+    return float(math.floor(total + 0.5))
+
+
+def _bucket() -> Floor:
+    return Floor(ExpressionWrapper(F("auto_total") + Value(0.5), output_field=FloatField()))
+
+
+def _cell_rows(points: QuerySet[CalibrationPoint]) -> list[tuple[Any, ...]]:
+    rows = (points.annotate(cell_bucket=_bucket()).order_by()
+            .values("bank_id", "question", "cell_bucket", "auto_rating", "human_rating")
+            .annotate(cell_n=Count("pk"), cell_sx=Sum("auto_total"),
+                      cell_sxx=Sum(F("auto_total") * F("auto_total"),
+                                   output_field=FloatField()),
+                      cell_sxy=Sum(F("auto_total") * F("human_rating"),
+                                   output_field=FloatField())))
+    return [(r["bank_id"], r["question"], r["cell_bucket"], r["auto_rating"],
+             r["human_rating"], r["cell_n"], r["cell_sx"], r["cell_sxx"], r["cell_sxy"])
+            for r in rows]
+
+
+def _flip_rows(points: QuerySet[CalibrationPoint]) -> list[tuple[Any, ...]]:
+    return list(CriterionJudgement.objects.filter(point__in=points.values("pk")).order_by()
+                .values_list("point__bank_id", "point__question", "key", "label",
+                             "auto_verdict", "human_verdict")
+                .annotate(flip_n=Count("pk")))
 
 
 def _round(value: float | None, digits: int) -> float | None:
@@ -235,8 +240,8 @@ class _Scope:
         stored = CalibrationCell.objects.filter(bank_id__in=self.whole_banks).values_list(
             "bank_id", "question", "bucket", "auto_rating", "human_rating", "n", "sx", "sxx",
             "sxy")
-        for sign, rows in ((1, stored), (1, _run(_CELLS_SQL, _point_values(self.extra))),
-                           (-1, _run(_CELLS_SQL, _point_values(self.removed)))):
+        for sign, rows in ((1, stored), (1, _cell_rows(self.extra)),
+                           (-1, _cell_rows(self.removed))):
             for bank_id, question, bucket, auto, human, n, sx, sxx, sxy in rows:
                 cell = totals.setdefault((bank_id, question, float(bucket), auto, human),
                                          [0, 0.0, 0.0, 0.0])
@@ -248,8 +253,8 @@ class _Scope:
         counts: Counter[FlipKey] = Counter()
         stored = FlipCell.objects.filter(bank_id__in=self.whole_banks).values_list(
             "bank_id", "question", "key", "label", "auto_verdict", "human_verdict", "n")
-        for sign, rows in ((1, stored), (1, _run(_FLIPS_SQL, _point_values(self.extra))),
-                           (-1, _run(_FLIPS_SQL, _point_values(self.removed)))):
+        for sign, rows in ((1, stored), (1, _flip_rows(self.extra)),
+                           (-1, _flip_rows(self.removed))):
             for bank_id, question, key, label, auto, human, n in rows:
                 if questions is None or (bank_id, question) in questions:
                     counts[(bank_id, question, key, label, auto, human)] += sign * n

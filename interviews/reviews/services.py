@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.core.paginator import Page, Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Left, Trim
 from django.urls import reverse
 from django.utils import timezone
 
@@ -93,11 +92,9 @@ def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loo
         loops = loops.filter(finished_at__date__gte=filters.since)
     if filters.until:
         loops = loops.filter(finished_at__date__lte=filters.until)
-    # The loops this interviewer scored, found from their own scorecards (index
-    # scorecard_interviewer_answer) once and hashed, rather than probed per loop.
-    mine = Scorecard.objects.filter(interviewer_id=user.pk).values(
-        "answer__loop_question__loop_id")
-    anyone = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
+    # The loops this interviewer scored: an index-only scan of (interviewer, loop), hashed once.
+    mine = Scorecard.objects.filter(interviewer_id=user.pk).values("loop_id")
+    anyone = Scorecard.objects.filter(loop=OuterRef("pk"))
     if filters.status == "to_review":
         loops = loops.exclude(pk__in=mine)
     elif filters.status == "reviewed":
@@ -109,36 +106,151 @@ def review_queue(user: Any, filters: QueueFilters | None = None) -> QuerySet[Loo
 
 def with_queue_figures(loops: QuerySet[Loop], user: Any) -> QuerySet[Loop]:
     """Each loop with bank, candidate and topic joined, its answer (not follow-up) and
-    scorecard counts, whether `user` reviewed it, and what its score needs prefetched: a few
-    queries whatever the number of rows."""
-    mine = Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"),
-                                    interviewer_id=user.pk)
+    scorecard counts, and whether `user` reviewed it: one query, narrow columns."""
+    mine = Scorecard.objects.filter(loop=OuterRef("pk"), interviewer_id=user.pk)
     answers = (Answer.objects.filter(loop_question__loop=OuterRef("pk"),
                                      kind=Answer.Kind.INITIAL)
                .values("loop_question__loop").annotate(n=Count("pk")).values("n"))
-    cards = (Scorecard.objects.filter(answer__loop_question__loop=OuterRef("pk"))
-             .values("answer__loop_question__loop").annotate(n=Count("pk")).values("n"))
-    return loops.select_related("bank", "candidate", "topic").annotate(
+    cards = (Scorecard.objects.filter(loop=OuterRef("pk"))
+             .values("loop").annotate(n=Count("pk")).values("n"))
+    return loops.select_related("bank", "candidate", "topic").only(
+        "id", "public_id", "finished_at", "format", "candidate__username", "bank__title",
+        "topic__title").annotate(
         answer_count=Coalesce(Subquery(answers), 0),
         scorecard_count=Coalesce(Subquery(cards), 0),
         reviewed_by_me=Exists(mine),
-    ).prefetch_related(Prefetch("loop_questions", queryset=LoopQuestion.objects.prefetch_related(
-        Prefetch("answers", queryset=Answer.objects.select_related("score")
-                 .prefetch_related("scorecards")))))
+    )
+
+
+@dataclass
+class _Scored:
+    total: float
+    rating: int
+    criteria: tuple[()] = ()  # a total does not depend on the verdicts
+
+
+@dataclass
+class _Card:
+    pk: int
+    rating: int
+    submitted_at: Any
+    verdicts: dict[str, str] | None = None  # the queue shows totals, not verdicts
+
+
+@dataclass
+class _Related:
+    items: list[Any]
+
+    def all(self) -> list[Any]:
+        return self.items
+
+
+@dataclass
+class _QueueAnswer:
+    """What scoring.results reads of an answer to total a question, and nothing more."""
+
+    kind: str
+    text: str  # its first non-blank character: whether there is text at all
+    scored_result: _Scored | None
+    scorecards: _Related
+
+
+@dataclass
+class _QueueQuestion:
+    answers: _Related
+
+
+def queue_scores(loop_ids: list[int]) -> dict[int, float | None]:
+    """Each loop's debrief overall (scoring.results.loop_total, overrides included) from two
+    narrow queries: no answer text, evidence, criteria or snapshot is read, and no model
+    instance is built, so a page of 25 loops costs the same whatever the queue's size."""
+    cards: dict[int, list[Any]] = {}
+    for answer_id, pk, rating, submitted_at in Scorecard.objects.filter(
+            loop_id__in=loop_ids).values_list("answer_id", "pk", "rating", "submitted_at"):
+        cards.setdefault(answer_id, []).append(
+            _Card(pk=pk, rating=rating, submitted_at=submitted_at))
+    questions: dict[int, dict[int, _QueueQuestion]] = {lid: {} for lid in loop_ids}
+    rows = (LoopQuestion.objects.filter(loop_id__in=loop_ids).order_by()
+            .annotate(text_head=Left(Trim("answers__text"), 1))
+            .values_list("loop_id", "pk", "answers__pk", "answers__kind",
+                         "answers__scoring_status", "text_head", "answers__score__total",
+                         "answers__score__rating"))
+    for loop_id, lq_id, answer_id, kind, status, head, total, rating in rows:
+        question = questions[loop_id].setdefault(lq_id, _QueueQuestion(_Related([])))
+        if answer_id is None:
+            continue
+        scored = (_Scored(total=total, rating=rating)
+                  if status == Answer.ScoringStatus.SCORED and total is not None else None)
+        question.answers.items.append(_QueueAnswer(
+            kind=kind, text=head or "", scored_result=scored,
+            scorecards=_Related(cards.get(answer_id, []))))
+    return {loop_id: loop_total(qs.values(), unanswered_as_zero=True)
+            for loop_id, qs in questions.items()}
+
+
+# Past this many loops the queue says "more than N" instead of counting them all: the count
+# then reads at most N + 1 rows of the (status, finished_at, id) index, whatever the total.
+QUEUE_COUNT_CAP = 500
+
+
+@dataclass
+class QueuePage:
+    """What the queue template reads of a page (a Paginator's Page without its full count)."""
+
+    number: int
+    per_page: int
+    count: int  # capped at QUEUE_COUNT_CAP + 1
+    has_next: bool
+
+    cap: int = QUEUE_COUNT_CAP
+
+    @property
+    def count_is_capped(self) -> bool:
+        return self.count > QUEUE_COUNT_CAP
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def num_pages(self) -> int:
+        return max(self.number, -(-min(self.count, QUEUE_COUNT_CAP) // self.per_page))
+
+
+def _page_number(raw: Any) -> int:
+    try:
+        return max(1, min(int(raw), 100_000))
+    except (TypeError, ValueError):
+        return 1
 
 
 def queue_page(user: Any, filters: QueueFilters, page_number: Any,
-               per_page: int = 25) -> tuple[Page, list[Loop]]:
-    """A page of the queue: count, the page's ids, then the page's rows with their figures
-    (the same few queries for any page of any size of queue). Each row's `score` is the
-    debrief's overall: interviewers' overrides included (scoring.results)."""
-    page = Paginator(review_queue(user, filters).values_list("pk", flat=True),
-                     per_page).get_page(page_number)
-    ids = list(page.object_list)
-    rows = list(with_queue_figures(Loop.objects.filter(pk__in=ids), user)
+               per_page: int = 25) -> tuple[QueuePage, list[Loop]]:
+    """A page of the queue: a capped count, the page's ids (one more, to know if a next page
+    exists), then the page's rows with their figures: the same few queries, each bounded by
+    the page or the cap, for any size of queue. Each row's `score` is the debrief's overall:
+    interviewers' overrides included (scoring.results)."""
+    ids_query = review_queue(user, filters).values_list("pk", flat=True)
+    count = ids_query[:QUEUE_COUNT_CAP + 1].count()
+    number = _page_number(page_number)
+    last = max(1, -(-min(count, QUEUE_COUNT_CAP) // per_page))
+    if count <= QUEUE_COUNT_CAP:
+        number = min(number, last)  # like Paginator.get_page: past the end is the last page
+    start = (number - 1) * per_page
+    ids = list(ids_query[start:start + per_page + 1])
+    page = QueuePage(number=number, per_page=per_page, count=count,
+                     has_next=len(ids) > per_page)
+    rows = list(with_queue_figures(Loop.objects.filter(pk__in=ids[:per_page]), user)
                 .order_by("-finished_at", "-pk"))
+    scores = queue_scores([loop.pk for loop in rows])
     for loop in rows:
-        loop.score = loop_total(loop.loop_questions.all(), unanswered_as_zero=True)
+        loop.score = scores[loop.pk]
     return page, rows
 
 

@@ -8,3 +8,16 @@ document.addEventListener("change", (event) => {
   const field = event.target.closest("[data-autosubmit]");
   if (field && field.form) field.form.requestSubmit();
 });
+// htmx does not swap error responses. The database-outage 503 (ops.outage) is retargeted to
+// the page's #outage region and must be shown, or a failed Submit looks like nothing happened.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr.status === 503 && xhr.getResponseHeader("HX-Retarget") === "#outage") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const region = event.detail.target;
+  if (region && region.id === "outage") region.scrollIntoView({ block: "nearest" });
+});

@@ -82,3 +82,35 @@ def test_interviewer_flips_a_criterion_and_the_candidate_sees_the_human_vote(pag
     page.goto(f"{live_server.url}{reverse('interviews:home')}")
     page.get_by_role("button", name="Mark all as read").click()
     expect(page.get_by_role("region", name="New for you")).to_have_count(0)
+
+
+def test_an_htmx_submit_during_a_database_outage_shows_the_alert_and_keeps_the_text(
+        page: Page, live_server, monkeypatch):
+    """htmx does not swap a 503 by itself: site.js lets the outage fragment into #outage."""
+    from django.db import OperationalError
+
+    candidate = UserFactory(username="outage_candidate")
+    interviewer = UserFactory(username="outage_interviewer", interviewer=True)
+    loop = build_finished_loop(candidate, bank=build_bank(topics=1), questions=1)
+    loop.reviewers.add(interviewer)
+
+    log_in(page, live_server, "outage_interviewer")
+    page.goto(live_server.url + reverse("reviews:scorecard", kwargs={
+        "public_id": loop.public_id, "position": 1, "kind": "initial"}))
+    page.get_by_role("group", name="Rating").get_by_label("2 — Weak").check()
+    page.get_by_label("No Hire", exact=True).check()
+    page.get_by_label("Notes for the candidate").fill("Kept through the outage.")
+
+    def down(**kwargs):
+        raise OperationalError("connection failed: Connection refused")
+
+    monkeypatch.setattr("interviews.reviews.views.scorecard_submit", down)
+    with page.expect_response(lambda r: r.status == 503):
+        page.get_by_role("button", name="Submit scorecard").click()
+    alert = page.locator("#outage").get_by_role("alert")
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("Nothing you typed is lost")
+    expect(page.get_by_label("Notes for the candidate")).to_have_value(
+        "Kept through the outage.")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "outage-alert.png"), full_page=True)

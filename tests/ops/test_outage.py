@@ -123,3 +123,79 @@ class Broken:
 
     def __call__(self, request):
         raise RuntimeError("a bug")
+
+
+# --- Only a lost connection is an outage ----------------------------------------------------
+
+
+def _interviewer_client():
+    user = UserFactory(interviewer=True)
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+def _errors(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def _fail_with(monkeypatch, sql: str) -> None:
+    """The calibration page runs `sql` (a real statement that fails on the real database)."""
+    from django.db import connection
+
+    def report(**kwargs):
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+        raise AssertionError("the statement should have failed")
+
+    monkeypatch.setattr("interviews.reviews.views.calibration_report_for", report)
+
+
+def test_a_bad_query_is_a_plain_500_logged_once_not_an_outage(monkeypatch, caplog):
+    """A statement timeout is a psycopg OperationalError too, but the database answered: a
+    retry would not help, so no "reload" page and no outage metric."""
+    _fail_with(monkeypatch, "SET LOCAL statement_timeout = 1; SELECT pg_sleep(0.5)")
+    client = _interviewer_client()
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("reviews:calibration"))
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.content.decode()
+    assert not any("Database unavailable" in r.getMessage() for r in caplog.records)
+    errors = _errors(caplog)
+    assert len(errors) == 1 and errors[0].exc_info, [r.getMessage() for r in errors]
+    assert "QueryCanceled" in repr(errors[0].exc_info[1].__cause__)
+
+
+def test_an_sqlite_syntax_error_is_a_500_not_an_outage(monkeypatch, caplog):
+    """The embedded default's own error type for a bad query (what `::numeric` raised)."""
+    import sqlite3
+
+    from django.db import OperationalError as DjangoOperationalError
+
+    def report(**kwargs):
+        try:
+            sqlite3.connect(":memory:").execute("SELECT round(1.5::numeric, 0)")
+        except sqlite3.OperationalError as error:
+            raise DjangoOperationalError(*error.args) from error
+
+    monkeypatch.setattr("interviews.reviews.views.calibration_report_for", report)
+    client = _interviewer_client()
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("reviews:calibration"))
+    assert response.status_code == 500
+    assert len(_errors(caplog)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_killed_mid_request_is_a_503(monkeypatch, caplog):
+    """PostgreSQL ends the session (as on a restart): SQLSTATE 57P01, a real lost connection."""
+    from django.db import connection
+
+    _fail_with(monkeypatch, "SELECT pg_terminate_backend(pg_backend_pid())")
+    client = _interviewer_client()
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("reviews:calibration"))
+    # The test client keeps connections across requests (a server closes unusable ones when
+    # the request ends): drop the dead one so the test's flush reconnects.
+    connection.close()
+    assert_outage_page(response, caplog)
