@@ -66,8 +66,14 @@ def criterion_flips(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             if verdict != auto:
                 entry["flips"] += 1
                 entry["directions"][f"{auto or 'none'} → {verdict}"] += 1
+    return flip_entries(stats.values())
+
+
+def flip_entries(tallies: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Finish per-criterion flip tallies (judged, flips, directions Counter) into the rows the
+    calibration page shows: rate, agreement, directions most common first; most flips first."""
     result = []
-    for entry in stats.values():
+    for entry in tallies:
         entry["rate"] = round(entry["flips"] / entry["judged"], 4)
         entry["agreement"] = round(1 - entry["rate"], 4)
         entry["directions"] = entry["directions"].most_common()

@@ -21,7 +21,7 @@ from django.db.models.functions import Floor
 
 from interviews.models import Answer, Bank, Question, Scorecard
 
-from .calibration import MIN_PAIRS, qwk_from_counts
+from .calibration import MIN_PAIRS, flip_entries, qwk_from_counts
 from .models import CalibrationCell, CalibrationPoint, CriterionJudgement, FlipCell
 
 # --- Writing -------------------------------------------------------------------------------
@@ -320,11 +320,4 @@ def _flips(rows: list[tuple[Any, ...]], bank_names: dict[int, str],
         if auto != human:
             entry["flips"] += n
             entry["directions"][f"{auto or 'none'} → {human}"] += n
-    result = []
-    for entry in stats.values():
-        entry["rate"] = round(entry["flips"] / entry["judged"], 4)
-        entry["agreement"] = round(1 - entry["rate"], 4)
-        entry["directions"] = entry["directions"].most_common()
-        result.append(entry)
-    result.sort(key=lambda e: (-e["flips"], -e["rate"], e["bank"], e["question"], e["key"]))
-    return result
+    return flip_entries(stats.values())
