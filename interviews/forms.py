@@ -25,6 +25,16 @@ THROTTLED_LOGIN_MESSAGE = ("Too many failed log-in attempts. For your security, 
                            "%(minutes)s minutes before trying again.")
 
 
+def _refuse_if_throttled(form: Any, *, username: str, address: str, message: str) -> None:
+    """Raise the throttle's form error (and mark the form) while the account or address waits."""
+    try:
+        throttle.login_check(username=username, address=address)
+    except throttle.Throttled as refused:
+        form.throttled = True
+        raise ValidationError(message, code="throttled",
+                              params={"minutes": refused.minutes}) from None
+
+
 class ThrottledLoginMixin:
     """Checks the shared throttle before Django's own credential check, counts the outcome.
 
@@ -38,12 +48,8 @@ class ThrottledLoginMixin:
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
         address = throttle.client_address(self.request)
-        try:
-            throttle.login_check(username=username, address=address)
-        except throttle.Throttled as refused:
-            self.throttled = True
-            raise ValidationError(THROTTLED_LOGIN_MESSAGE, code="throttled",
-                                  params={"minutes": refused.minutes}) from None
+        _refuse_if_throttled(self, username=username, address=address,
+                             message=THROTTLED_LOGIN_MESSAGE)
         try:
             cleaned = super().clean()  # type: ignore[misc]
         except ValidationError:
@@ -77,12 +83,7 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
     def clean_old_password(self) -> str:
         username = self.user.get_username()
         address = throttle.client_address(self.request)
-        try:
-            throttle.login_check(username=username, address=address)
-        except throttle.Throttled as refused:
-            self.throttled = True
-            raise ValidationError(THROTTLED_MESSAGE, code="throttled",
-                                  params={"minutes": refused.minutes}) from None
+        _refuse_if_throttled(self, username=username, address=address, message=THROTTLED_MESSAGE)
         try:
             old_password = super().clean_old_password()
         except ValidationError:
