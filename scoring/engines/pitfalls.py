@@ -13,6 +13,7 @@ from scoring.engines.base import (
 )
 from scoring.engines.clauses import Document, _dedupe, _sentence_of
 from scoring.engines.evidence import Pattern, _criterion_patterns, match_pattern
+from scoring.engines.mistakes import committed_in_own_words
 from scoring.engines.numbers import (
     Quantity,
 )
@@ -30,7 +31,8 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         if not pattern.specific:
             continue
         agree, _ = match_pattern(doc, pattern)
-        if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence):
+        if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence) \
+                and _close_together(doc, pattern, agree.spans):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
     if _about_unsupported_counts(criterion):
@@ -46,6 +48,9 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         for figure in dismissed_figures(doc, criterion):
             sentences.add(_sentence_of(doc, figure.start))
             spans.append(Span(figure.start, figure.end))
+    for span in committed_in_own_words(doc, criterion):
+        sentences.add(_sentence_of(doc, span.start))
+        spans.append(span)
     if doc.wrong_claims and _about_reversals(criterion):
         # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
         # (its sentences stay open to concept criteria, which are then contradicted there).
@@ -134,3 +139,17 @@ def _limits_kept(doc: Document, pattern: Pattern, sentence: int) -> bool:
         return True
     words = {t.lower for t in doc.tokens if t.sentence == sentence}
     return bool(words & limits)
+
+
+# A pitfall's phrase is one thought ("15ms on average", "from the first minute"): its words
+# within a few words of each other, not scattered over a sentence that says something else
+# ("target 15ms at p99, because ... averages hide the tail").
+_SPREAD_PER_WORD = 3
+
+
+def _close_together(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
+    positions = sorted(doc.token_index[s.start] for s in spans if s.start in doc.token_index)
+    if len(positions) < 2:
+        return True
+    words = len(pattern.keys) + len(pattern.numbers)
+    return positions[-1] - positions[0] <= _SPREAD_PER_WORD * max(words, 2)

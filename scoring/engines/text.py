@@ -78,6 +78,11 @@ _BACKWARD_DISMISSALS = (
     ("too", "noisy"), ("too", "slow"), ("too", "expensive"), ("too", "costly"),
     ("too", "complex"), ("too", "complicated"), ("too", "risky"), ("to", "ignore"),
     ("can", "ignore"), ("can", "be", "ignored"),
+    # "the extra call is basically free", "isn't a bottleneck, it's a coffee break".
+    ("basically", "free"), ("essentially", "free"), ("is", "free"), ("for", "free"),
+    ("coffee", "break"), ("not", "a", "bottleneck"), ("isn't", "a", "bottleneck"),
+    ("doesn't", "belong"), ("not", "really", "a"), ("basically", "nothing"),
+    ("just", "a", "ci"), ("a", "ci", "detail"), ("not", "an", "outage"),
     # "fragmentation goes away under TensorRT": the point is waved off, not made.
     ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
     ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),
@@ -339,6 +344,47 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                 _negate_backward(text, tokens, i)
                 if pattern[0] in {"no", "not"}:
                     _negate_forward(text, tokens, window[-1])
+    _negate_conceded(text, tokens)
+
+
+# A point granted only to be waved off after "but": "we'd have to rebuild the engine, but that's
+# just a CI job", "some people would add Argo Rollouts, but I don't think it's worth it",
+# "burn rates get talked about a lot, but they're overhead for a team this size". The cue comes
+# early in the clause after "but" and looks back at what came before it.
+_CONCESSION_RE = re.compile(
+    r"\b(?:but|however|though)\b,?\s+(?:[^.;!?\n]{0,40}?)\b(?:"
+    r"(?:that|it|this|they)(?:'s|'re| is| are) (?:just|only|simply|basically|mostly|really) "
+    r"(?:a|an|one|the|some|noise|overhead|detail|cosmetic)|"
+    r"(?:i|we) (?:don't|do not|wouldn't|would not) (?:really |honestly |actually )?"
+    r"(?:think (?:it's|it is|that's|they're|we need)|buy|bother|need|care)|"
+    r"(?:not|isn't|aren't) (?:really |actually )?(?:worth|needed|necessary|a (?:real |big )?"
+    r"(?:concern|problem|issue|bottleneck|priority))|overkill|(?:just|mostly|pure) overhead|"
+    r"(?:sre|process|ops|operational) overhead|a (?:ci|minor|small|side) detail|"
+    r"doesn't (?:really )?(?:belong|matter)|not really (?:a|an|our|my)|(?:i'd|we'd) (?:skip|drop)|"
+    r"(?:never|rarely) (?:matters|happens|an issue))", re.IGNORECASE)
+# Granting a point to others before dismissing it ("people bring up X but ...").
+_OTHERS_RE = re.compile(
+    r"\b(?:people (?:bring up|talk about|mention|say|like|love|would)|some (?:people|teams|folks)|"
+    r"gets? talked about|everyone (?:talks about|says)|you'll hear|in theory|the textbook)\b",
+    re.IGNORECASE)
+_BUT_RE = re.compile(r"\b(?:but|however|though)\b", re.IGNORECASE)
+_SENTENCE_START_RE = re.compile(r"[.!?\n](?:\s|$)")
+
+
+def _negate_conceded(text: str, tokens: list[Token]) -> None:
+    spans: list[tuple[int, int]] = []
+    for match in _CONCESSION_RE.finditer(text):
+        starts = [m.end() for m in _SENTENCE_START_RE.finditer(text, 0, match.start())]
+        spans.append((starts[-1] if starts else 0, match.start()))
+    for match in _OTHERS_RE.finditer(text):
+        but = _BUT_RE.search(text, match.end(), match.end() + 160)
+        if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()):
+            spans.append((match.start(), but.start()))
+    if not spans:
+        return
+    for token in tokens:
+        if any(start <= token.start < end for start, end in spans):
+            token.negated = True
 
 
 # Verbs that reject what follows when the candidate is their subject: "I'd actually drop the

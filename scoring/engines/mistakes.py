@@ -1,0 +1,327 @@
+"""Pitfalls committed in the candidate's own words.
+
+A pitfall's phrases catch the mistake as the bank's authors wrote it. People commit the same
+mistake in other words, and most pitfalls of a system-design rubric are one of a few kinds of
+mistake: calling one signal enough ("if requests succeed, the platform is healthy"), acting
+before the evidence is in ("I'd promote as soon as the first dashboard refresh looks clean"),
+declaring a problem solved with nothing left to measure, pushing utilisation with no eye on
+the tail, or signing off on the figure the question put in doubt. Each kind is recognised from
+the pitfall's own label and checks (what the mistake is about) and found, clause by clause, by
+its form in the answer, never where the clause denies it ("5xx alone is not enough").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.engines.base import CriterionSpec, Span
+from scoring.engines.clauses import Document
+from scoring.engines.numbers import find_quantities
+
+# A clause: the stretch of a sentence between strong breaks. Sufficiency and haste are claims
+# about one thing, so they are judged where that thing is named.
+_CLAUSE_BREAK_RE = re.compile(r"[;:]|,\s+(?:but|although|though|whereas|while|yet)\b|"
+                              r"\s(?:but|however|although|whereas)\s", re.IGNORECASE)
+
+# A denial or a doubt in front of the claim takes it back ("5xx alone isn't enough", "I wouldn't
+# promote right away", "can't assume that").
+_DENIAL_RE = re.compile(
+    r"\b(?:not|never|no|nor|without|n't|isn't|aren't|wasn't|won't|wouldn't|don't|doesn't|"
+    r"didn't|can't|cannot|shouldn't|mustn't|neither|rather than|instead of|unless|until|"
+    r"insufficient|inadequate|misleading|dangerous|risky|mistake|wrong|trap|tempting|"
+    r"avoid|beware|naive|myth)\b|n't\b", re.IGNORECASE)
+
+_DOUBT_RE = re.compile(
+    r"\b(?:question|doubt|suspicious|suspect|sceptic\w*|skeptic\w*|verify|validate|re-?check|"
+    r"sanity|assum\w*|too (?:good|high|low|optimistic)|optimistic|inconsistent|off|missing|"
+    r"forgot|forgets|excludes?|ignores?|before headroom|without headroom|before the headroom|"
+    r"need(?:s)? more|short|under-?provision\w*)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Clause:
+    start: int
+    end: int
+    text: str
+
+
+def clauses(doc: Document) -> Iterator[tuple[int, Clause, str]]:
+    """(sentence index, clause, the whole sentence's text) for every clause of the answer."""
+    for index, sentence in enumerate(doc.sentences):
+        text = doc.text[sentence.start : sentence.end]
+        cut = 0
+        for match in _CLAUSE_BREAK_RE.finditer(text):
+            if match.start() > cut:
+                yield index, Clause(sentence.start + cut, sentence.start + match.start(),
+                                    text[cut : match.start()]), text
+            cut = match.end()
+        if cut < len(text):
+            yield index, Clause(sentence.start + cut, sentence.end, text[cut:]), text
+
+
+def _denied_before(text: str, at: int, reach: int = 40) -> bool:
+    """A denial in the words leading up to `at` (within the clause)."""
+    return bool(_DENIAL_RE.search(text[max(0, at - reach) : at]))
+
+
+
+# --- What a pitfall is about ----------------------------------------------------------------
+
+# Signals that candidates call enough on their own; one named in the pitfall brings its kin.
+_SIGNAL_KIN = {
+    "5xx": ("5xx", "5xxs", "500s", "error", "errors", "erroring", "error rate", "http errors",
+            "failures", "failing requests", "request failures"),
+    "error": ("5xx", "5xxs", "500s", "error", "errors", "erroring", "error rate",
+              "http errors", "failures", "failing requests", "request failures"),
+    "average": ("average", "averages", "mean", "avg"),
+    "rule": ("rule", "alert", "alarm", "threshold", "existing check"),
+}
+
+_SUFFICIENT_RE = re.compile(
+    r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
+    r"have to watch)|the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
+    r"(?:is|are) what matters|that matters|only (?:thing|signal|metric) (?:that )?matters|"
+    r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|"
+    r"everything|any|slow|leaks?|it all)|will catch|would catch|rely (?:solely |only |just |"
+    r"entirely )?on|(?:just|only|simply) (?:watch|monitor|page on|alert on|track|look at|"
+    r"use|check)|is the (?:one|signal|metric) (?:to|that))\b", re.IGNORECASE)
+
+# "if requests succeed, it's healthy", "if it isn't throwing errors it's fine to promote".
+_HEALTHY_IF_RE = re.compile(
+    r"\b(?:if|as long as|so long as|when)\b(?P<cond>[^.;:]{0,60}?)[, ]+(?:then\s+)?"
+    r"(?:it's|it is|we're|we are|the \w+ is|the \w+ are|that's|everything is|all is|"
+    r"things are|you're|i'd call it|it's safe to|we can|i'd|you can)?\s*"
+    r"(?P<fine>fine|healthy|ok|okay|good|safe|working|alright|all good|green|promote|ship)\b",
+    re.IGNORECASE)
+_CONDITION_OK_RE = re.compile(
+    r"\b(?:succeed\w*|no (?:errors?|5xx\w*|failures?)|(?:isn't|aren't|not|doesn't|don't)\s+"
+    r"(?:\w+\s+)?(?:erroring|throwing|failing|returning (?:errors|5xx\w*)|error\w*)|"
+    r"return(?:s|ing)? 200s?|zero (?:errors|5xx\w*)|error rate (?:is |stays )?(?:flat|low|zero))",
+    re.IGNORECASE)
+_CAVEAT_RE = re.compile(r"\b(?:still|but|however|doesn't mean|not mean|only means|"
+                        r"necessarily|can't|cannot|enough to)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _signals(criterion: CriterionSpec) -> tuple[str, ...]:
+    """The signals a sufficiency pitfall names ("5xx", "rule", "average") with their kin."""
+    said = " ".join([criterion.label, criterion.checks, *criterion.phrases]).lower()
+    found: list[str] = []
+    for name, kin in _SIGNAL_KIN.items():
+        if re.search(rf"\b{re.escape(name)}", said):
+            found.extend(k for k in kin if k not in found)
+    return tuple(found)
+
+
+def _signal_at(text: str, signals: tuple[str, ...]) -> re.Match[str] | None:
+    if not signals:
+        return None
+    pattern = r"\b(?:" + "|".join(re.escape(s) for s in sorted(signals, key=len, reverse=True)) \
+        + r")\b"
+    return re.search(pattern, text, re.IGNORECASE)
+
+
+def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    """One signal called enough on its own: "5xx is all we need", "rely on the 5xx rollback",
+    "if requests succeed, the platform is healthy"."""
+    signals = _signals(criterion)
+    spans: list[Span] = []
+    for _, clause, _sentence in clauses(doc):
+        text = clause.text
+        enough = _SUFFICIENT_RE.search(text)
+        if enough and _signal_at(text, signals) and not _denied_before(text, enough.start()) \
+                and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]) \
+                and not re.search(r"\bnot\b[^.]{0,20}$", text[: enough.start()]):
+            spans.append(Span(clause.start, clause.end))
+            continue
+        healthy = _HEALTHY_IF_RE.search(text)
+        if healthy and _CONDITION_OK_RE.search(healthy.group("cond")) \
+                and not _CAVEAT_RE.search(text) \
+                and (_signal_at(text, signals) or re.search(r"\bsucceed", text, re.I)):
+            spans.append(Span(clause.start, clause.end))
+    return spans
+
+
+# Acting before the evidence is in.
+_HASTE_RE = re.compile(
+    r"\b(?:immediately|instantly|right away|straight away|at once|in seconds|within seconds|"
+    r"as soon as|the moment|the minute|first (?:few )?(?:minutes?|dashboard|look|refresh|"
+    r"data ?points?|numbers|graphs?|glance)|no need to wait|don't need to wait|no point "
+    r"(?:in )?waiting|without waiting|skip(?:ping)? the (?:bake|wait|soak)|"
+    r"waiting (?:around )?(?:\w+ )?(?:delays|slows|wastes|costs))\b", re.IGNORECASE)
+_PROMOTE_RE = re.compile(
+    r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
+    r"wide)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|decid\w*|call it|flip\w*|"
+    r"go live|cut over)\b", re.IGNORECASE)
+_REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback\w*|undo\w*)\b",
+                        re.IGNORECASE)
+_UNAFFECTED_RE = re.compile(r"\b(?:(?:isn't|is not|aren't|not) (?:\w+ )?affected|unaffected|"
+                            r"doesn't (?:affect|change|slow|delay)|no effect on)\b", re.IGNORECASE)
+_INSTANT_RE = re.compile(r"\b(?:immediate|instant|instantaneous)\b", re.IGNORECASE)
+
+
+def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    """Promotion (or a rollback) taken as immediate: "promote as soon as the first dashboard
+    looks clean", "git revert; that rolls back immediately", "rollback isn't affected"."""
+    about = f"{criterion.label} {criterion.checks}"
+    action = _REVERT_RE if re.search(r"revert|roll ?back", about, re.IGNORECASE) else _PROMOTE_RE
+    spans: list[Span] = []
+    for _, clause, _sentence in clauses(doc):
+        text = clause.text
+        act = action.search(text)
+        if not act:
+            continue
+        haste = _HASTE_RE.search(text)
+        if action is _REVERT_RE:
+            haste = haste or _UNAFFECTED_RE.search(text) or _INSTANT_RE.search(text)
+            if haste and _UNAFFECTED_RE.match(text, haste.start()):
+                spans.append(Span(clause.start, clause.end))
+                continue
+        if not haste:
+            continue
+        first = min(act.start(), haste.start())
+        if _denied_before(text, first) or _denied_before(text, haste.start(), 25) \
+                or re.search(r"\b(?:wait|bake|soak|hold|after)\b", text[: haste.start()], re.I) \
+                and not re.search(r"waiting", text[haste.start() : haste.end()], re.I):
+            continue
+        spans.append(Span(clause.start, clause.end))
+    return spans
+
+
+# A problem declared solved, with nothing left to measure.
+_SOLVED_RE = re.compile(r"\b(?:solved|fixed|done|sorted|handled|settled|a non-issue|no longer "
+                        r"(?:a|an) (?:issue|problem|concern))\b", re.IGNORECASE)
+_NO_REMEASURE_RE = re.compile(
+    r"\b(?:(?:no|don't|doesn't|won't|wouldn't|never|not)\s+(?:\w+\s+){0,3}"
+    r"(?:need|point|reason|bother)\w*\s+(?:\w+\s+){0,3}(?:re-?)?(?:measur|benchmark|test|"
+    r"load[- ]?test|profil|monitor|check)\w*|deterministic|(?:stays?|remain\w*|will be) "
+    r"(?:the same|stable|constant|fixed) (?:forever|from now on|in production|going forward))",
+    re.IGNORECASE)
+
+
+def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    spans: list[Span] = []
+    for _, clause, _sentence in clauses(doc):
+        text = clause.text
+        solved = _SOLVED_RE.search(text)
+        if solved and re.search(r"\b(?:latency|problem|issue|slo|sla|budget|p9\d)\b", text, re.I) \
+                and not _denied_before(text, solved.start(), 25):
+            spans.append(Span(clause.start, clause.end))
+            continue
+        if _NO_REMEASURE_RE.search(text):
+            spans.append(Span(clause.start, clause.end))
+    return spans
+
+
+# Utilisation chased with no eye on the tail.
+_UTILISATION_RE = re.compile(r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|efficien\w*)\b",
+                             re.IGNORECASE)
+_PUSH_RE = re.compile(
+    r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
+    r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
+    r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%", re.IGNORECASE)
+_TAIL_RE = re.compile(r"\b(?:p9\d|tail|latency|slo|sla|\d+\s?ms|deadline|budget|queue\w*)\b",
+                      re.IGNORECASE)
+
+# The candidate's own plan, not a description of what batching does.
+_INTENT_RE = re.compile(r"\b(?:i'd|i would|i will|i'll|we should|we'd|we will|we'll|let's|"
+                        r"push|crank|max(?:imi[sz]e)? (?:it|out)|until|so i|my plan|go for)\b",
+                        re.IGNORECASE)
+
+
+def _chases_utilisation(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    spans: list[Span] = []
+    for index, sentence in enumerate(doc.sentences):
+        text = doc.text[sentence.start : sentence.end]
+        push = _PUSH_RE.search(text)
+        if not push or not _UTILISATION_RE.search(text) or _TAIL_RE.search(text) \
+                or not _INTENT_RE.search(text):
+            continue
+        if _denied_before(text, push.start(), 25):
+            continue
+        spans.append(Span(sentence.start, sentence.end))
+        del index
+    return spans
+
+
+# The figure the question puts in doubt, signed off as it stands.
+_APPROVE_RE = re.compile(
+    r"\b(?:is|are|looks?|seems?|sounds?)\s+(?:\w+\s+)?(?:fine|ok|okay|good|right|correct|"
+    r"enough|sufficient|acceptable|reasonable|plausible|realistic|solid|close enough|"
+    r"about right)\b|\b(?:holds? up|checks? out|sign(?:ing)? off|go(?:ing)? with|stick(?:ing)? "
+    r"with|keep(?:ing)?|plan(?:ning)? (?:on|with|around|for)|trust(?:ing)?|tak(?:e|ing) "
+    r"(?:it|that|them|their)|use(?:s|d|ing)?|budget(?:ing)? for|order(?:ing)?|buy(?:ing)?|"
+    r"approv\w*|accept\w*)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _doubted_figures(criterion: CriterionSpec) -> tuple[tuple[float, str], ...]:
+    """The figures a sign-off pitfall is about ("sign off on 1,250", "25ms is fine")."""
+    seen: list[tuple[float, str]] = []
+    for phrase in criterion.phrases:
+        for quantity in find_quantities(phrase):
+            key = (quantity.written, quantity.unit)
+            if quantity.written >= 10 and key not in seen:
+                seen.append(key)
+    return tuple(seen)
+
+
+def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    figures = _doubted_figures(criterion)
+    if not figures:
+        return []
+    spans: list[Span] = []
+    for _, clause, sentence in clauses(doc):
+        text = clause.text
+        stated = [q for q in find_quantities(text)
+                  if any(abs(q.written - value) <= 0.02 * value and (not unit or not q.unit
+                                                                     or q.unit == unit)
+                         for value, unit in figures)]
+        if not stated:
+            continue
+        approve = _APPROVE_RE.search(text)
+        if not approve or _denied_before(text, approve.start(), 30) or _DOUBT_RE.search(sentence) \
+                or re.search(r"\?|\b(?:but|however|if|whether|unless|claims?|says?|reported|"
+                             r"quoted|their)\b", text, re.IGNORECASE):
+            continue
+        spans.append(Span(clause.start, clause.end))
+    return spans
+
+
+@dataclass(frozen=True)
+class MistakeKind:
+    name: str
+    about: re.Pattern[str]  # matched against the pitfall's label and checks
+    find: Callable[[Document, CriterionSpec], list[Span]]
+
+
+KINDS: tuple[MistakeKind, ...] = (
+    MistakeKind("one signal enough",
+                re.compile(r"\bonly\b|\benough\b|sufficient|\bcatch", re.IGNORECASE),
+                _one_signal_enough),
+    MistakeKind("haste", re.compile(r"immediate|instant|stabili[sz]ation|bake window|"
+                                    r"skips the", re.IGNORECASE), _acts_in_haste),
+    MistakeKind("declared solved", re.compile(r"\bsolved\b|re-?measure", re.IGNORECASE),
+                _declares_solved),
+    MistakeKind("utilisation chased", re.compile(r"utili[sz]ation", re.IGNORECASE),
+                _chases_utilisation),
+    MistakeKind("signed off", re.compile(r"signs? off|as-is|without questioning|keeps the|"
+                                         r"acceptable|reported \d", re.IGNORECASE), _signs_off),
+)
+
+
+@lru_cache(maxsize=1024)
+def kinds_for(criterion: CriterionSpec) -> tuple[MistakeKind, ...]:
+    about = f"{criterion.label} {criterion.checks}"
+    return tuple(kind for kind in KINDS if kind.about.search(about))
+
+
+def committed_in_own_words(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    """Where the answer commits the pitfall in a form of its kind of mistake."""
+    spans: list[Span] = []
+    for kind in kinds_for(criterion):
+        spans.extend(kind.find(doc, criterion))
+    return spans
