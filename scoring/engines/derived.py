@@ -28,6 +28,12 @@ _UP_WORDS = re.compile(
     re.IGNORECASE)
 _RATIO_WORDS = re.compile(r"^\s*(?:faster|quicker|speed-?up|as\s+fast|the\s+speed|better)",
                           re.IGNORECASE)
+_MINUS_RE = re.compile(r"^\s*(?:-|−|minus)\s*$", re.IGNORECASE)
+# "TensorRT cuts latency by about 60%": the direction said before the share.
+_DOWN_BEFORE_RE = re.compile(r"\b(?:cut\w*|reduc\w*|lower\w*|drop\w*|sav\w*|shav\w*|trim\w*|"
+                             r"speed\w*\s+up|faster|quicker)\b[^.;:!?\d]{0,30}$", re.IGNORECASE)
+_UP_BEFORE_RE = re.compile(r"\b(?:increas\w*|rais\w*|grow\w*|slower|longer|add\w*)\b"
+                           r"[^.;:!?\d]{0,30}$", re.IGNORECASE)
 _HEADROOM_RE = re.compile(
     r"^[^.;:!?\n]{0,30}?\b(?:headroom|margin|buffer|safety|spare|on\s+top)\b"
     r"[^.;:!?\n\d]{0,30}$", re.IGNORECASE)
@@ -50,23 +56,35 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged: list[Calculation] = []
     for i in range(len(quantities) - 2):
         a, b, result = quantities[i], quantities[i + 1], quantities[i + 2]
-        if not a.unit or a.unit != b.unit or a.unit in {"%", "x"} or a.value <= 0 or b.value <= 0:
+        difference = None
+        if _MINUS_RE.match(text[a.end : b.start]) and i + 3 < len(quantities):
+            # "12 minus 7, so 5ms faster, which is a 60% cut": the share follows the difference.
+            difference, result = result, quantities[i + 3]
+            if a.unit != b.unit or difference.unit in {"", "%", "x"} or (
+                    a.unit and a.unit != difference.unit):
+                continue
+            if result.unit != "%" or result.start - difference.end > 60:
+                continue
+        elif not a.unit or a.unit != b.unit or not _VERSUS_RE.match(text[a.end : b.start]):
             continue
-        if not _VERSUS_RE.match(text[a.end : b.start]) or not _same_sentence(
-                text, a.start, result.end):
+        if a.unit in {"%", "x"} or a.value <= 0 or b.value <= 0:
             continue
-        if result.start - b.end > 60:
+        if not _same_sentence(text, a.start, result.end):
+            continue
+        if result.start - (difference or b).end > 60:
             continue
         high, low = max(a.value, b.value), min(a.value, b.value)
         # Shown as the candidate wrote them ("12", not 0.012 s).
         shown_high, shown_low = (a.written, b.written) if a.value >= b.value else (
             b.written, a.written)
         after = text[result.end : result.end + 20]
+        before = text[(difference or b).end : result.start]
         if result.unit == "%":
-            if _DOWN_WORDS.match(after):
+            if _DOWN_WORDS.match(after) or (not _UP_WORDS.match(after)
+                                            and _DOWN_BEFORE_RE.search(before)):
                 wanted, how = 100 * (high - low) / high, f"({format_number(shown_high)} - " \
                     f"{format_number(shown_low)}) / {format_number(shown_high)}"
-            elif _UP_WORDS.match(after):
+            elif _UP_WORDS.match(after) or _UP_BEFORE_RE.search(before):
                 wanted, how = 100 * (high - low) / low, f"({format_number(shown_high)} - " \
                     f"{format_number(shown_low)}) / {format_number(shown_low)}"
             else:

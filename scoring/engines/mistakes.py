@@ -84,8 +84,11 @@ _SUFFICIENT_RE = re.compile(
     r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
     r"have to watch)|the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
     r"(?:is|are) what matters|that matters|only (?:thing|signal|metric) (?:that )?matters|"
-    r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|"
-    r"everything|any|slow|leaks?|it all)|will catch|would catch|rely (?:solely |only |just |"
+    r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|that|"
+    r"everything|any|slow|leaks?|it all)|will catch|would catch|keep (?:it|things|the \w+) "
+    r"simple|the one (?:thing|signal|metric) (?:that )?matters|(?:wouldn't|won't|don't need to|"
+    r"no need to) add (?:any )?(?:more|other|extra|further) (?:gates|checks|metrics|signals|"
+    r"alerts)|rely (?:solely |only |just |"
     r"entirely )?on|(?:just|only|simply) (?:watch|monitor|page on|alert on|track|look at|"
     r"use|check)|is the (?:one|signal|metric) (?:to|that))\b", re.IGNORECASE)
 
@@ -103,6 +106,9 @@ _CONDITION_OK_RE = re.compile(
     re.IGNORECASE)
 _CAVEAT_RE = re.compile(r"\b(?:still|but|however|doesn't mean|not mean|only means|"
                         r"necessarily|can't|cannot|enough to)\b", re.IGNORECASE)
+
+
+_NOTHING_MORE_RE = re.compile(r"(?:wouldn't|won't|don't need to|no need to) add", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)
@@ -132,9 +138,9 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
     for _, clause, _sentence in clauses(doc):
         text = clause.text
         enough = _SUFFICIENT_RE.search(text)
-        if enough and _signal_at(text, signals) and not _denied_before(text, enough.start()) \
-                and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]) \
-                and not re.search(r"\bnot\b[^.]{0,20}$", text[: enough.start()]):
+        if enough and _signal_at(text, signals) and (_NOTHING_MORE_RE.match(enough.group(0)) or (
+                not _denied_before(text, enough.start())
+                and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]))):
             spans.append(Span(clause.start, clause.end))
             continue
         healthy = _HEALTHY_IF_RE.search(text)
@@ -291,6 +297,24 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     return spans
 
 
+# A latency target stated as an average ("meaning on average a request comes back in 10ms").
+_AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?)\b", re.IGNORECASE)
+_AVERAGE_DOUBT_RE = re.compile(
+    r"\b(?:hides?|hiding|mask\w*|mislead\w*|lies?|lying|instead|rather|only|while|whereas|"
+    r"but|tail|worst|outliers?|skew\w*|not|never|n't|vs\.?|versus|compared)\b|n't\b",
+    re.IGNORECASE)
+_MS_RE = re.compile(r"\d\s?(?:ms|milliseconds?)\b", re.IGNORECASE)
+
+
+def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    spans: list[Span] = []
+    for _, clause, _sentence in clauses(doc):
+        text = clause.text
+        if _AVERAGE_RE.search(text) and _MS_RE.search(text) and not _AVERAGE_DOUBT_RE.search(text):
+            spans.append(Span(clause.start, clause.end))
+    return spans
+
+
 @dataclass(frozen=True)
 class MistakeKind:
     name: str
@@ -308,6 +332,8 @@ KINDS: tuple[MistakeKind, ...] = (
                 _declares_solved),
     MistakeKind("utilisation chased", re.compile(r"utili[sz]ation", re.IGNORECASE),
                 _chases_utilisation),
+    MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target",
+                                             re.IGNORECASE), _targets_average),
     MistakeKind("signed off", re.compile(r"signs? off|as-is|without questioning|keeps the|"
                                          r"acceptable|reported \d", re.IGNORECASE), _signs_off),
 )

@@ -367,9 +367,14 @@ def format_number(value: float) -> str:
 
 # --- The candidate's own arithmetic -----------------------------------------------------
 
-_OPS = {"/": "/", "÷": "/", "x": "*", "×": "*", "*": "*", "+": "+", "-": "-", "−": "-"}
-_OP_RE = re.compile(r"^\s*([/÷x×*+\-−])\s*$")
-_EQ_RE = re.compile(r"^\s*(=|≈|->|→|=>|is)\s*~?\s*$")
+_OPS = {"/": "/", "÷": "/", "x": "*", "×": "*", "*": "*", "+": "+", "-": "-", "−": "-",
+        "minus": "-", "plus": "+", "times": "*", "multiplied by": "*", "divided by": "/"}
+_OP_RE = re.compile(r"^\s*([/÷x×*+\-−]|minus|plus|times|multiplied by|divided by)\s*$",
+                    re.IGNORECASE)
+# "= 1,500", "is 5ms", "is about 1,750", "gives 25", ", so 5ms" (after an operator only).
+_EQ_RE = re.compile(r"^\s*(?:=|≈|->|→|=>|is|equals|gives(?: us)?|makes|leaves(?: us)?|,?\s*so|"
+                    r"comes to|works out (?:to|at))\s*(?:about|around|roughly|approx\.?|"
+                    r"approximately|nearly|only|just)?\s*~?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -411,12 +416,13 @@ def find_calculations(text: str, quantities: list[Quantity] | None = None) -> li
             op = _OP_RE.match(text[qs[j].end : qs[j + 1].start])
             if not op:
                 break
-            operators.append(_OPS[op.group(1)])
+            operators.append(_OPS[op.group(1).lower()])
             operands.append(qs[j + 1])
             j += 1
         if operators and j + 1 < len(qs) and _EQ_RE.match(text[qs[j].end : qs[j + 1].start]):
             result = qs[j + 1]
-            actual = _evaluate([q.written for q in operands], operators)
+            actual = _evaluate([q.written for q in operands], operators,
+                               [q.unit == "%" for q in operands])
             if actual is not None:
                 calculations.append(Calculation(
                     text=text[qs[i].start : result.end], start=qs[i].start, end=result.end,
@@ -430,10 +436,15 @@ def find_calculations(text: str, quantities: list[Quantity] | None = None) -> li
     return calculations
 
 
-def _evaluate(values: list[float], operators: list[str]) -> float | None:
+def _evaluate(values: list[float], operators: list[str],
+              percents: list[bool] | None = None) -> float | None:
+    """Left to right; "1,250 plus 20%" adds a share of what came before (1,250 x 1.2)."""
     total = values[0]
-    for op, value in zip(operators, values[1:], strict=True):
-        if op == "/":
+    shares = (percents or [False] * len(values))[1:]
+    for op, value, share in zip(operators, values[1:], shares, strict=True):
+        if share and op in {"+", "-"}:
+            total *= 1 + value / 100 if op == "+" else 1 - value / 100
+        elif op == "/":
             if value == 0:
                 return None
             total /= value
@@ -490,7 +501,8 @@ def find_operations(text: str, quantities: list[Quantity] | None = None) -> list
     found: list[Operation] = []
     for left, right in zip(qs, qs[1:], strict=False):
         op = _OP_RE.match(text[left.end : right.start])
-        if op and _OPS[op.group(1)] in {"/", "*"}:
+        # Words ("divided by") are read by the prose pass below, once.
+        if op and op.group(1) in "/÷x×*" and _OPS[op.group(1)] in {"/", "*"}:
             found.append(Operation(left.written, _OPS[op.group(1)], right.written,
                                    left.start, right.end))
     for match in _PROSE_OP_RE.finditer(text):

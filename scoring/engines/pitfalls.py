@@ -152,4 +152,16 @@ def _close_together(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
     if len(positions) < 2:
         return True
     words = len(pattern.keys) + len(pattern.numbers)
-    return positions[-1] - positions[0] <= _SPREAD_PER_WORD * max(words, 2)
+    # A short phrase has no word to spare: "judge from the first minute" is not "wait 10-15
+    # minutes ... before judging".
+    if len(pattern.keys) <= 3 and len({doc.tokens[p].key for p in positions}) < len(pattern.keys):
+        return False
+    if positions[-1] - positions[0] > _SPREAD_PER_WORD * max(words, 2):
+        return False
+    # Within one clause: "15ms at p99, because averages hide the tail" is two thoughts.
+    between = doc.text[doc.tokens[positions[0]].end : doc.tokens[positions[-1]].start]
+    return not _CLAUSE_BREAK_RE.search(between)
+
+
+_CLAUSE_BREAK_RE = re.compile(r"[;:()]|\b(?:because|but|since|while|whereas|although)\b",
+                              re.IGNORECASE)

@@ -26,6 +26,7 @@ from scoring.engines.evidence import (
     collect_evidence,
 )
 from scoring.engines.numbers import (
+    Calculation,
     Operation,
     Quantity,
     breakdown_parts,
@@ -103,6 +104,9 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     method = worded or in_calculation or _uses_model_operation(doc, model_answer)
     wrong = (not hits and chosen is not None and compatible(chosen, criterion.unit)
              and distance(chosen, expected, criterion.unit) > WRONG_RESULT_AT)
+    if hits and _derived_slip(doc, criterion, chosen) is not None:
+        # "5ms faster, which is a 60% cut": the figure is right, the share it is given is not.
+        hits, wrong, method = [], True, True
     check = NumberCheck(
         criterion_key=criterion.key, expected_value=expected, unit=criterion.unit,
         tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
@@ -126,6 +130,17 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if wrong:
         doc.wrong_results.add(criterion.key)
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+def _derived_slip(doc: Document, criterion: CriterionSpec,
+                  chosen: Quantity | None) -> Calculation | None:
+    """A percentage the answer derives wrongly in the sentence that states this criterion's
+    figure, where the criterion is also about a percentage ("the 5ms (~40%) engine gain")."""
+    if chosen is None or not _criterion_percents(criterion):
+        return None
+    sentence = _sentence_of(doc, chosen.start)
+    return next((c for c in doc.implied if c.kind == "derived" and c.unit == "%"
+                 and _sentence_of(doc, c.start) == sentence), None)
 
 
 _PERCENT_RE = re.compile(r"(\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
@@ -391,7 +406,69 @@ def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: st
         # The only figure the question wants in this unit ("RPS"): a number the answer states
         # in that unit is that figure, whatever words its clause uses ("33,000 RPS").
         out = [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
+    elif not out and criterion.unit and parse_unit(criterion.unit)[0] in _COUNT_UNITS:
+        out = _unclaimed_counts(doc, criterion, criteria)
     return out
+
+
+# Units of things an answer counts ("GPUs", "T4s", "nodes"): a count the question asks for
+# twice (before and after headroom) is told apart by the words around it.
+_COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"])
+_HEADROOM_WORDS_RE = re.compile(
+    r"\b(?:headroom|buffer|room|spare|margin|safety|failures?|peaks?|extra|round(?:ed|ing)? "
+    r"(?:it |that )?up|redundan\w*|n\+\d|zone|with \d+\s?%)", re.IGNORECASE)
+_PER_AFTER_RE = re.compile(r"\s*(?:per|/|each|a|an|every)\b", re.IGNORECASE)
+
+
+_BEFORE_HEADROOM_RE = re.compile(r"\b(?:before|without|excluding|no)\s+(?:any\s+)?headroom\b",
+                                 re.IGNORECASE)
+
+
+def _headroom_criterion(criterion: CriterionSpec) -> bool:
+    about = _BEFORE_HEADROOM_RE.sub("", f"{criterion.label} {criterion.checks}")
+    return bool(_HEADROOM_WORDS_RE.search(about))
+
+
+def _clause_text(doc: Document, quantity: Quantity) -> str:
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return ""
+    for start, end in _clause_spans(doc, sentence):
+        if start <= quantity.start < end:
+            return doc.text[start:end]
+    return ""
+
+
+def _unclaimed_counts(doc: Document, criterion: CriterionSpec,
+                      criteria: tuple[CriterionSpec, ...]) -> list[Quantity]:
+    """A machine count ("about 50 T4s", "= 25 GPUs") that no criterion's words claim, where the
+    question asks for that count more than once: the one said with headroom words ("maybe 60
+    to have some buffer") is the headroom figure, the others the base count. A bare number
+    counts only beside such a count in its sentence ("50 T4s, maybe 60 for buffer"). Without
+    this, a count an order of magnitude off is never judged at all."""
+    rivals = [c for c in criteria if c.kind == "numeric" and c.key != criterion.key and c.unit
+              and parse_unit(c.unit)[0] == parse_unit(criterion.unit)[0]]
+    if not rivals:
+        return []
+    wants_headroom = _headroom_criterion(criterion)
+    if wants_headroom and all(_headroom_criterion(c) for c in rivals):
+        return []
+    counted: list[Quantity] = []
+    for quantity in doc.quantities:
+        if _PER_AFTER_RE.match(doc.text, quantity.end) or quantity.is_range:
+            continue
+        if quantity.unit:
+            if not compatible(quantity, criterion.unit):
+                continue
+        else:
+            sentence = _sentence_of(doc, quantity.start)
+            beside = [q for q in doc.sentence_numbers.get(sentence, [])
+                      if q.unit and compatible(q, criterion.unit) and q.start < quantity.start]
+            if not beside or not 0.5 <= quantity.value / max(beside[-1].value, 1e-9) <= 3:
+                continue
+        if bool(_HEADROOM_WORDS_RE.search(_clause_text(doc, quantity))) == wants_headroom:
+            counted.append(quantity)
+    return counted
 
 
 def _preferred(doc: Document, candidates: list[Quantity], criterion: CriterionSpec,

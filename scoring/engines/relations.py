@@ -177,10 +177,12 @@ def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim
 # always better": a comparison claimed to hold in every case.
 _UNIVERSAL_RE = re.compile(
     r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|every\s+time|"
-    r"under\s+any|irrespective|unconditionally|in\s+all\s+situations)\b", re.IGNORECASE)
+    r"under\s+any|irrespective|unconditionally|in\s+all\s+situations|than\s+anything(?:\s+else)?|"
+    r"(?:is|it's)\s+(?:just|simply)\s+(?:the\s+)?(?:faster|better|quicker)|obvious\s+(?:pick|"
+    r"choice)|no-?brainer|by\s+definition)\b", re.IGNORECASE)
 _COMPARATIVE_RE = re.compile(
     r"\b(?:faster|quicker|better|wins?|superior|lower\s+latency|the\s+right\s+choice|"
-    r"the\s+best)\b", re.IGNORECASE)
+    r"the\s+best|obvious\s+(?:pick|choice)|no-?brainer)\b", re.IGNORECASE)
 _HEDGE_RE = re.compile(
     r"\b(?:not\s+always|isn't\s+always|aren't\s+always|never\s+always|unless|except|but\s+the|"
     r"depends|trade-?offs?|however|although|though)\b", re.IGNORECASE)

@@ -1,0 +1,172 @@
+"""Mistakes in the candidate's own words (issue 9, second round): pitfalls recognised by the
+kind of mistake they are, points conceded and then waved off, arithmetic written in words, and
+machine counts that no criterion's words claim. Each answer below is written in words the
+bank's phrases do not contain; each committed form has a denied twin that must stay clean."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def scored(slug: str, answer: str):
+    return RubricEngine().score(bank_question(slug), answer)
+
+
+def verdicts(slug: str, answer: str) -> dict[str, str]:
+    return {v.key: v.verdict for v in scored(slug, answer).criteria}
+
+
+COMMITTED = [
+    ("oracle-serverless-cold-starts", "only-5xx",
+     "We watch the HTTP 5xx rate; as long as requests succeed, the endpoint is healthy."),
+    ("inference-slis-and-alerts", "only-5xx",
+     "I'd keep the paging simple and page on the error rate."),
+    ("instacart-canary-playbook", "errors-only",
+     "Spinnaker rolls back on a 5xx spike, and that catches it, so I wouldn't add more gates."),
+    ("canary-and-versioning-design", "no-bake",
+     "Send 5% to the canary and promote it the moment the first graphs look clean."),
+    ("doordash-eta-canary", "no-bake",
+     "Shadow, then a 5% canary; I'd ship it right away if the dashboards are green."),
+    ("airbnb-argo-cd-versioning", "revert-is-instant",
+     "Tag each image and if a version misbehaves a git revert rolls it back instantly."),
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "FP16 got p99 to 11.3ms, so the latency problem is solved and I see no need to keep "
+     "benchmarking it."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "A third of the card sits idle, so I'd crank the batch up to 64 until it is near 95% "
+     "busy."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "TensorRT is simply faster than anything else, so it is the obvious pick here."),
+    ("ad-ranking-latency-target", "average-target",
+     "I'd promise the ranking team that requests come back in 12ms on average."),
+    ("azure-capacity-spreadsheet-review", "accepts-1250",
+     "The spreadsheet's 1,250 A100s looks right to me, so I'd approve the order."),
+]
+
+AVOIDED = [
+    ("oracle-serverless-cold-starts", "only-5xx",
+     "5xx alone is not enough: requests can succeed and still wait 20 seconds on a cold start, "
+     "so I'd also page on cold-start latency and the share of cold requests."),
+    ("inference-slis-and-alerts", "only-5xx",
+     "Error rate is one signal, but I wouldn't rely on it alone; p99 latency and GPU "
+     "saturation matter as much."),
+    ("canary-and-versioning-design", "no-bake",
+     "Send 5% to the canary, wait 10-15 minutes after every weight change before judging, "
+     "then promote if p99 and the business metric hold."),
+    ("airbnb-argo-cd-versioning", "revert-is-instant",
+     "A git revert doesn't roll back immediately: Argo CD still has to sync, up to 5 minutes."),
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "11.3ms is under 12 today, but I'd keep re-running the load test on every release."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "Larger batches raise utilization, but I'd only go up while p99 stays under 10ms."),
+    ("ad-ranking-latency-target", "average-target",
+     "I'd target 15ms at p99, because averages hide the slow tail that hits the timeout."),
+    ("azure-capacity-spreadsheet-review", "accepts-1250",
+     "1,250 A100s is the count before headroom, so it is short: with 20% it is 1,500."),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), COMMITTED)
+def test_a_pitfall_committed_in_other_words_is_charged(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), AVOIDED)
+def test_the_same_subject_said_right_is_not_charged(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "missed"
+
+
+def test_a_pitfall_phrase_scattered_over_a_sentence_is_not_the_mistake() -> None:
+    # "judge from the first minute" is not "wait 10-15 minutes ... before judging".
+    found = verdicts("doordash-eta-canary",
+                     "Canary at 5%, wait 10-15 minutes after every weight change before judging, "
+                     "then ramp.")
+    assert found["no-bake"] == "missed"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("netflix-bert-tensorrt-preprocessing", "rebuild-cost",
+     "We'd have to rebuild the engine when the model changes, but that's just a CI job."),
+    ("airbnb-argo-cd-versioning", "data-plane-rollback",
+     "Some people would add Argo Rollouts to flip traffic back faster, but I don't think it's "
+     "worth the complexity."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "Error budgets and burn rates get talked about a lot, but they're mostly overhead for a "
+     "team this size."),
+    ("netflix-bert-tensorrt-preprocessing", "extra-hop",
+     "The tokenizer service sits in the same cluster, so the extra network hop is basically "
+     "free."),
+])
+def test_a_point_conceded_then_waved_off_is_not_made(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in {"missed", "contradicted"}
+
+
+def test_a_conceded_point_that_is_kept_is_still_made() -> None:
+    found = verdicts("netflix-bert-tensorrt-preprocessing",
+                     "We'd have to rebuild the engine when the model changes, and that takes "
+                     "about 45 minutes in CI, so I'd keep builds off the release path.")
+    assert found["rebuild-cost"] in {"made", "partly"}
+
+
+def calculations(slug: str, answer: str) -> list[str]:
+    return list(scored(slug, answer).feedback.get("calculations") or [])
+
+
+@pytest.mark.parametrize(("slug", "answer"), [
+    ("lyft-18ms-cpu-stack", "25 minus 18 is 5ms to cut, so I'd move the model to a GPU."),
+    ("azure-capacity-spreadsheet-review", "1,250 plus 20% is 1,750, so I'd budget 1,750 A100s."),
+    ("netflix-bert-tensorrt-preprocessing", "7ms vs 12ms, so TensorRT cuts latency by about 60%."),
+    ("netflix-bert-tensorrt-preprocessing",
+     "On the engine TensorRT is 12 minus 7, so 5ms faster at p99, which is a 60% cut."),
+])
+def test_arithmetic_in_words_that_does_not_follow_is_corrected(slug: str, answer: str) -> None:
+    assert calculations(slug, answer)
+
+
+@pytest.mark.parametrize(("slug", "answer"), [
+    ("lyft-18ms-cpu-stack", "25 minus 18 is 7ms to cut, so I'd move the model to a GPU."),
+    ("azure-capacity-spreadsheet-review", "1,250 plus 20% is 1,500, so I'd budget 1,500 A100s."),
+    ("netflix-bert-tensorrt-preprocessing", "7ms vs 12ms, so TensorRT cuts latency by about 42%."),
+    ("netflix-bert-tensorrt-preprocessing",
+     "On the engine TensorRT is 12 minus 7, so 5ms faster at p99, which is a 42% cut."),
+])
+def test_arithmetic_in_words_that_follows_is_accepted(slug: str, answer: str) -> None:
+    assert calculations(slug, answer) == []
+
+
+def test_a_right_gain_given_a_wrong_share_is_not_made() -> None:
+    wrong = verdicts("netflix-bert-tensorrt-preprocessing",
+                     "TensorRT is 12 minus 7, so 5ms faster at p99, which is a 60% cut.")
+    right = verdicts("netflix-bert-tensorrt-preprocessing",
+                     "TensorRT is 12 minus 7, so 5ms faster at p99, which is a 42% cut.")
+    assert wrong["engine-gain"] != "made"
+    assert right["engine-gain"] == "made"
+
+
+def numbers(slug: str, answer: str) -> dict[str, object]:
+    return {c.criterion_key: c for c in scored(slug, answer).numbers}
+
+
+def test_a_count_no_criterion_claims_is_judged_against_the_count_asked_for() -> None:
+    found = numbers("amazon-t4-3b-30k-qps",
+                    "I'd go with about 50 T4s, maybe 60 to have some buffer.")
+    assert found["t4-count"].found_value == 50
+    assert not found["t4-count"].within_tolerance
+    assert found["t4-headroom"].found_value == 60
+    assert not found["t4-headroom"].within_tolerance
+
+
+def test_right_counts_with_and_without_buffer_are_both_accepted() -> None:
+    found = numbers("amazon-t4-3b-30k-qps",
+                    "At 12 QPS per T4 that's 30,000 / 12 = 2,500 T4s, and I'd run 3,000 T4s to "
+                    "have some buffer for failures.")
+    assert found["t4-count"].within_tolerance
+    assert found["t4-headroom"].within_tolerance
+
+
+def test_a_count_per_node_is_not_the_fleet_size() -> None:
+    found = numbers("amazon-t4-3b-30k-qps", "We rack 8 T4s per node and scale out from there.")
+    assert found["t4-count"].found_value is None
