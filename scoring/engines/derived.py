@@ -34,6 +34,9 @@ _DOWN_BEFORE_RE = re.compile(r"\b(?:cut\w*|reduc\w*|lower\w*|drop\w*|sav\w*|shav
                              r"speed\w*\s+up|faster|quicker)\b[^.;:!?\d]{0,30}$", re.IGNORECASE)
 _UP_BEFORE_RE = re.compile(r"\b(?:increas\w*|rais\w*|grow\w*|slower|longer|add\w*)\b"
                            r"[^.;:!?\d]{0,30}$", re.IGNORECASE)
+# "..., and a leak alert if memory grows more than 2%": the share belongs to another thought.
+_ANOTHER_THOUGHT_RE = re.compile(r"\b(?:and|if|when|while|whereas|unless|or)\b|[;:]",
+                                 re.IGNORECASE)
 _HEADROOM_RE = re.compile(
     r"^[^.;:!?\n]{0,30}?\b(?:headroom|margin|buffer|safety|spare|on\s+top)\b"
     r"[^.;:!?\n\d]{0,30}$", re.IGNORECASE)
@@ -80,11 +83,12 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
         after = text[result.end : result.end + 20]
         before = text[(difference or b).end : result.start]
         if result.unit == "%":
-            if _DOWN_WORDS.match(after) or (not _UP_WORDS.match(after)
+            said_before = not _ANOTHER_THOUGHT_RE.search(before) and len(before) <= 45
+            if _DOWN_WORDS.match(after) or (said_before and not _UP_WORDS.match(after)
                                             and _DOWN_BEFORE_RE.search(before)):
                 wanted, how = 100 * (high - low) / high, f"({format_number(shown_high)} - " \
                     f"{format_number(shown_low)}) / {format_number(shown_high)}"
-            elif _UP_WORDS.match(after) or _UP_BEFORE_RE.search(before):
+            elif _UP_WORDS.match(after) or (said_before and _UP_BEFORE_RE.search(before)):
                 wanted, how = 100 * (high - low) / low, f"({format_number(shown_high)} - " \
                     f"{format_number(shown_low)}) / {format_number(shown_low)}"
             else:
@@ -97,6 +101,55 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
                 how = f"{format_number(shown_high)} / {format_number(shown_low)}"
                 flagged.append(_calculation(text, a, result, wanted, how, "x"))
     flagged += _headroom_totals(text, quantities)
+    flagged += _differences(text, quantities)
+    return flagged
+
+
+# "25 against 18 is about 5ms over", "25 isn't far off 18, it's about 5ms over": a gap stated
+# between two figures, checked against their difference.
+_GAP_AFTER_RE = re.compile(r"\s*(?:over|above|more|higher|slower|too (?:high|slow)|short|"
+                           r"under|below|less|lower|apart|off|of (?:a )?gap|difference)\b",
+                           re.IGNORECASE)
+_GAP_BETWEEN_RE = re.compile(r"^[^.;:!?\n\d]{0,40}$")
+
+
+def _written_unit(quantity: Quantity) -> str:
+    """The unit as the candidate wrote it ("ms" in "5ms"), for the feedback line."""
+    match = re.search(r"[A-Za-zµμ%/]+$", quantity.text)
+    return match.group(0) if match else quantity.unit
+
+
+def _differences(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(len(quantities) - 2):
+        a, b, gap = quantities[i], quantities[i + 1], quantities[i + 2]
+        if a.is_range or b.is_range or gap.is_range or a.unit in {"%", "x"}:
+            continue
+        if a.unit != b.unit and a.unit and b.unit:
+            continue
+        unit = a.unit or b.unit
+        if not gap.unit or (unit and gap.unit != unit) or gap.unit in {"%", "x"}:
+            continue
+        if not _GAP_BETWEEN_RE.match(text[a.end : b.start]) or not _GAP_BETWEEN_RE.match(
+                text[b.end : gap.start]) or re.search(r"[-−+x×*/=]|\bminus\b",
+                                                      text[a.end : gap.start]):
+            continue  # arithmetic written out is checked as a calculation
+        if not _VERSUS_RE.match(text[a.end : b.start]) and not re.search(
+                r"\b(?:off|against|vs\.?|versus|compared|from)\b", text[a.end : b.start], re.I):
+            continue
+        if not _GAP_AFTER_RE.match(text, gap.end) or not _same_sentence(text, a.start, gap.end):
+            continue
+        # Both figures in the gap's unit as written ("25" and "18" beside "5ms").
+        scale = gap.factor or 1.0
+        first = a.value / scale if a.unit else a.written
+        second = b.value / scale if b.unit else b.written
+        wanted = abs(first - second)
+        if wanted and abs(gap.written - wanted) > max(0.1 * wanted, 0.05):
+            flagged.append(Calculation(
+                text=text[a.start : gap.end], start=a.start, end=gap.end, stated=gap.written,
+                actual=wanted, kind="derived", unit=_written_unit(gap),
+                expression=f"{format_number(max(first, second))} - "
+                           f"{format_number(min(first, second))}"))
     return flagged
 
 
@@ -107,8 +160,10 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
         base, share, total = quantities[i], quantities[i + 1], quantities[i + 2]
         if share.unit != "%" or base.unit in {"%", "x"} or base.value <= 0:
             continue
-        if total.unit and base.unit and total.unit != base.unit:
+        if total.unit and base.unit and total.unit != base.unit or total.unit in {"%", "x"}:
             continue
+        if re.search(r"[=≈]\s*~?\s*$", text[max(0, base.start - 4) : base.start]):
+            continue  # "1,250 x 1.2 = 1,500 with 20% on top": the result, described
         if not _same_sentence(text, base.start, total.end) or total.start - share.end > 50:
             continue
         between = text[share.end : total.start]
@@ -126,6 +181,10 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
         most = base.written * (1 + share.high / 100) * 1.03
         if total.low * scale <= most and total.high * scale >= least:
             continue
+        if any(abs(other.written * (1 + share.value / 100) - total.written)
+               <= 0.03 * total.written for other in quantities[:i]
+               if other.unit == base.unit and other.value > 0):
+            continue  # "1,250 ... 1,500, and with a 10% margin 1,375": another base, same route
         if abs(total.written - wanted) > 0.03 * wanted:
             how = f"{format_number(base.written)} x {format_number(1 + share.value / 100)}"
             flagged.append(Calculation(

@@ -20,6 +20,7 @@ from functools import lru_cache
 from scoring.engines.base import CriterionSpec, Span
 from scoring.engines.clauses import Document
 from scoring.engines.numbers import find_quantities
+from scoring.engines.text import tokenize
 
 # A clause: the stretch of a sentence between strong breaks. Sufficiency and haste are claims
 # about one thing, so they are judged where that thing is named.
@@ -90,7 +91,8 @@ _SUFFICIENT_RE = re.compile(
     r"no need to) add (?:any )?(?:more|other|extra|further) (?:gates|checks|metrics|signals|"
     r"alerts)|rely (?:solely |only |just |"
     r"entirely )?on|(?:just|only|simply) (?:watch|monitor|page on|alert on|track|look at|"
-    r"use|check)|is the (?:one|signal|metric) (?:to|that))\b", re.IGNORECASE)
+    r"use|check)|is the (?:one|signal|metric) (?:to|that)|is the (?:correct|right|real|best) "
+    r"(?:trigger|signal|metric|gate|check))\b", re.IGNORECASE)
 
 # "if requests succeed, it's healthy", "if it isn't throwing errors it's fine to promote".
 _HEALTHY_IF_RE = re.compile(
@@ -104,6 +106,10 @@ _CONDITION_OK_RE = re.compile(
     r"(?:\w+\s+)?(?:erroring|throwing|failing|returning (?:errors|5xx\w*)|error\w*)|"
     r"return(?:s|ing)? 200s?|zero (?:errors|5xx\w*)|error rate (?:is |stays )?(?:flat|low|zero))",
     re.IGNORECASE)
+_NOT_FAILING_IS_FINE_RE = re.compile(
+    r"\b(?:that|which|who)\s+(?:isn't|is not|aren't|are not|doesn't|don't)\s+(?:\w+\s+)?"
+    r"(?:throwing|returning|erroring|failing|error\w*)[^.;:]{0,30}?\b(?:is|are)\s+(?:doing (?:its|"
+    r"their) job|fine|healthy|ok|okay|good|working)\b", re.IGNORECASE)
 _CAVEAT_RE = re.compile(r"\b(?:still|but|however|doesn't mean|not mean|only means|"
                         r"necessarily|can't|cannot|enough to)\b", re.IGNORECASE)
 
@@ -141,6 +147,9 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
         if enough and _signal_at(text, signals) and (_NOTHING_MORE_RE.match(enough.group(0)) or (
                 not _denied_before(text, enough.start())
                 and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]))):
+            spans.append(Span(clause.start, clause.end))
+            continue
+        if _NOT_FAILING_IS_FINE_RE.search(text) and not _CAVEAT_RE.search(text):
             spans.append(Span(clause.start, clause.end))
             continue
         healthy = _HEALTHY_IF_RE.search(text)
@@ -228,7 +237,8 @@ _UTILISATION_RE = re.compile(r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|ef
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
     r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
-    r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%", re.IGNORECASE)
+    r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%|\bfrom\s+(?:a\s+)?batch(?:\s+size)?\s+"
+    r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\binto the (?:high )?90s\b", re.IGNORECASE)
 _TAIL_RE = re.compile(r"\b(?:p9\d|tail|latency|slo|sla|\d+\s?ms|deadline|budget|queue\w*)\b",
                       re.IGNORECASE)
 
@@ -260,7 +270,8 @@ _APPROVE_RE = re.compile(
     r"about right)\b|\b(?:holds? up|checks? out|sign(?:ing)? off|go(?:ing)? with|stick(?:ing)? "
     r"with|keep(?:ing)?|plan(?:ning)? (?:on|with|around|for)|trust(?:ing)?|tak(?:e|ing) "
     r"(?:it|that|them|their)|use(?:s|d|ing)?|budget(?:ing)? for|order(?:ing)?|buy(?:ing)?|"
-    r"approv\w*|accept\w*)\b", re.IGNORECASE)
+    r"approv\w*|accept\w*|(?:comfortable|happy|fine|ok|okay|confident) with|"
+    r"(?:going|goes|send\w*) to procurement)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)
@@ -268,6 +279,8 @@ def _doubted_figures(criterion: CriterionSpec) -> tuple[tuple[float, str], ...]:
     """The figures a sign-off pitfall is about ("sign off on 1,250", "25ms is fine")."""
     seen: list[tuple[float, str]] = []
     for phrase in criterion.phrases:
+        if not _APPROVE_RE.search(phrase):
+            continue  # "18ms is not a hard line" names the limit, not the figure signed off
         for quantity in find_quantities(phrase):
             key = (quantity.written, quantity.unit)
             if quantity.written >= 10 and key not in seen:
@@ -315,6 +328,45 @@ def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
     return spans
 
 
+# A choice made "regardless of the rebuild delay" or "ignoring the sync window": the caveat the
+# pitfall names, waved away in the answer ("rebuilds are a CI detail", "the sync window doesn't
+# matter"): any word of it that a dismissal or negation takes back.
+_CAVEAT_NAMED_RE = re.compile(r"\b(?:regardless of|ignoring|without the|dismiss\w*)\s+(?:the\s+)?"
+                              r"(?P<caveat>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _caveat_keys(criterion: CriterionSpec) -> frozenset[str]:
+    keys: set[str] = set()
+    for match in _CAVEAT_NAMED_RE.finditer(f"{criterion.label} {criterion.checks}"):
+        keys |= {t.key for t in tokenize(match.group("caveat"))
+                 if t.content and t.key not in {"delay", "caveat", "cost", "time", "window"}}
+    return frozenset(keys)
+
+
+def _waves_off_caveat(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    keys = _caveat_keys(criterion)
+    if not keys:
+        return []
+    # Waved away, not avoided: "no compile step" is a design that has no rebuild, "rebuilds are
+    # a CI detail" is the rebuild dismissed.
+    spans: list[Span] = []
+    for token in doc.tokens:
+        if token.key in keys and token.negated and token.content:
+            sentence = doc.sentences[token.sentence] if 0 <= token.sentence < len(
+                doc.sentences) else None
+            if sentence and _WAVED_OFF_RE.search(doc.text[sentence.start : sentence.end]):
+                spans.append(Span(token.start, token.end))
+    return spans[:3]
+
+
+_WAVED_OFF_RE = re.compile(
+    r"\b(?:detail|overblown|nothing|negligible|doesn't (?:really )?matter|don't (?:really )?"
+    r"(?:buy|care)|not (?:a )?(?:big )?deal|overkill|noise|coffee break|not a bottleneck|"
+    r"isn't a bottleneck|non-?issue|just a ci|not really|won't notice|cheap|free)\b",
+    re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class MistakeKind:
     name: str
@@ -332,6 +384,8 @@ KINDS: tuple[MistakeKind, ...] = (
                 _declares_solved),
     MistakeKind("utilisation chased", re.compile(r"utili[sz]ation", re.IGNORECASE),
                 _chases_utilisation),
+    MistakeKind("caveat waved off", re.compile(r"regardless of|ignoring|without the \w+ caveat",
+                                               re.IGNORECASE), _waves_off_caveat),
     MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target",
                                              re.IGNORECASE), _targets_average),
     MistakeKind("signed off", re.compile(r"signs? off|as-is|without questioning|keeps the|"

@@ -367,6 +367,7 @@ def format_number(value: float) -> str:
 
 # --- The candidate's own arithmetic -----------------------------------------------------
 
+_EXPRESSION_NEXT_RE = re.compile(r"\s*[x×*/÷]\s*[\d(]")
 _OPS = {"/": "/", "÷": "/", "x": "*", "×": "*", "*": "*", "+": "+", "-": "-", "−": "-",
         "minus": "-", "plus": "+", "times": "*", "multiplied by": "*", "divided by": "/"}
 _OP_RE = re.compile(r"^\s*([/÷x×*+\-−]|minus|plus|times|multiplied by|divided by)\s*$",
@@ -580,6 +581,8 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
         result = after[0]
         if marker.group(0).strip() in _ARROWS and _ARROW_NEXT_RE.match(text, result.end):
             continue  # "ramp 5 -> 25 -> 50 -> 100"
+        if _EXPRESSION_NEXT_RE.match(text, result.end):
+            continue  # "which is 1,250 / (2/3)": an expression starts there, not a result
         start = sentence_start
         if index and markers[index - 1].end() > sentence_start:
             start = markers[index - 1].end()

@@ -95,9 +95,12 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
                   and not _belongs_elsewhere(doc, q, criterion, criteria)]
     hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
+    # A number the answer only computes with ("300,000 / 120 = 2,500") earns credit when right
+    # but is never shown as a wrong result: the candidate did not state it as one.
+    operands = _operands(doc)
     chosen = hits[0] if hits else _preferred(
-        doc, [q for q in candidates if id(q) not in copied], criterion, model_answer,
-        agree.sentence)
+        doc, [q for q in candidates if id(q) not in copied and (q.start, q.end) not in operands],
+        criterion, model_answer, agree.sentence)
     worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
     in_calculation = chosen is not None and any(
         c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
@@ -130,6 +133,18 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if wrong:
         doc.wrong_results.add(criterion.key)
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+def _operands(doc: Document) -> set[tuple[int, int]]:
+    """Where the answer's numbers stand as operands of an expression, not its result."""
+    spans: set[tuple[int, int]] = set()
+    for calculation in doc.calculations:
+        spans |= {(q.start, q.end) for q in doc.quantities
+                  if calculation.start <= q.start and q.end < calculation.end}
+    for operation in doc.operations:
+        spans |= {(q.start, q.end) for q in doc.quantities
+                  if operation.start <= q.start and q.end <= operation.end}
+    return spans
 
 
 def _derived_slip(doc: Document, criterion: CriterionSpec,
@@ -170,7 +185,11 @@ def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSp
         if within_tolerance(quantity, float(other.expected_value), other.unit, tolerance):
             if topic is None:
                 topic = number_topic(doc, quantity, criterion_topics(criteria))
-            # Unless its clause is about this criterion more ("for zone loss, 1,500 total").
+            # Unless its clause is about this criterion more ("for zone loss, 1,500 total"), or
+            # its sentence works out this criterion's percentage and not the other's ("a 10%
+            # margin ... 1,250 x 1.1 = 1,475" is a wrong 10% figure, not a right 20% one).
+            if _states_own_percent(doc, quantity, criterion, other):
+                continue
             if topic.get(other.key, 0.0) >= topic.get(criterion.key, 0.0):
                 return True
     wanted = _criterion_percents(criterion)
@@ -185,6 +204,21 @@ def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSp
             if stated and not stated & wanted and stated & (theirs - wanted):
                 return True
     return False
+
+
+def _states_own_percent(doc: Document, quantity: Quantity, criterion: CriterionSpec,
+                        other: CriterionSpec) -> bool:
+    wanted, theirs = _criterion_percents(criterion), _criterion_percents(other)
+    if not wanted or not theirs:
+        return False
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return False
+    span = doc.sentences[sentence]
+    stated = _percents(doc.text[span.start : span.end]) | {
+        round(100 * (q.value - 1), 6) for q in doc.sentence_numbers.get(sentence, [])
+        if not q.unit and 1 < q.value < 2}  # "x 1.1" is a 10% margin
+    return bool(stated & wanted) and not stated & (theirs - wanted)
 
 
 def _uses_model_operation(doc: Document, model_answer: str) -> bool:

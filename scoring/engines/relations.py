@@ -120,6 +120,14 @@ _EFFECT_RE = re.compile(
     r"(?:the\s+|our\s+|tail\s+|your\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
     r"delay\w*|throughput|utili[sz]ation)\b", re.IGNORECASE)
 _DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "less", "drop")
+# The effect said after what it acts on: "latency actually drops", "p99 goes down".
+_EFFECT_AFTER_RE = re.compile(
+    r"\b(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:\w+\s+){0,2}?"
+    r"(?P<dir>drops?|dropping|falls?|falling|goes\s+down|go\s+down|decreases?|shrinks?|"
+    r"improves?|gets?\s+(?:better|lower|shorter)|rises?|goes\s+up|grows?|increases?)\b",
+    re.IGNORECASE)
+_FALLS = ("fall", "goes down", "go down", "gets better", "get better", "gets lower",
+          "get lower", "gets shorter", "get shorter")
 _CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
                             re.IGNORECASE)
 
@@ -133,10 +141,11 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
         for match in regex.finditer(text):
             stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + 80)
             end = stop.start() if stop else min(len(text), match.end() + 80)
-            effect = _EFFECT_RE.search(text, match.end(), end)
+            effect = _EFFECT_RE.search(text, match.end(), end) or _EFFECT_AFTER_RE.search(
+                text, match.end(), end)
             if effect is None:
                 continue
-            lowers = effect.group("dir").lower().startswith(_DOWN_EFFECTS)
+            lowers = effect.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS)
             improves = effect.group("dir").lower().startswith("improv")
             what = effect.group("what").lower()
             if what in {"throughput"} or what.startswith("utili"):
@@ -182,7 +191,7 @@ _UNIVERSAL_RE = re.compile(
     r"choice)|no-?brainer|by\s+definition)\b", re.IGNORECASE)
 _COMPARATIVE_RE = re.compile(
     r"\b(?:faster|quicker|better|wins?|superior|lower\s+latency|the\s+right\s+choice|"
-    r"the\s+best|obvious\s+(?:pick|choice)|no-?brainer)\b", re.IGNORECASE)
+    r"the\s+best|obvious\s+(?:pick|choice)|no-?brainer|beats?|outperforms?)\b", re.IGNORECASE)
 _HEDGE_RE = re.compile(
     r"\b(?:not\s+always|isn't\s+always|aren't\s+always|never\s+always|unless|except|but\s+the|"
     r"depends|trade-?offs?|however|although|though)\b", re.IGNORECASE)

