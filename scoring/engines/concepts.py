@@ -100,4 +100,14 @@ def _evidence_spans(evidence: Evidence) -> list[Span]:
     phrase ("batch" and "wait" in a sentence about something else) is shown only when no
     phrase is stated in full."""
     full = [m for _, m in evidence.hits if m.score >= MADE_AT]
-    return _dedupe([s for m in (full or [m for _, m in evidence.hits]) for s in m.spans])
+    pool = full or [m for _, m in evidence.hits]
+    # The sentence that makes the point, not every sentence that shares a word with it: the
+    # sentences whose phrases score best (a phrase said in full twice keeps both).
+    weight: dict[int, float] = {}
+    for m in pool:
+        weight[m.sentence] = weight.get(m.sentence, 0.0) + m.score
+    best = max(weight.values(), default=0.0)
+    kept = next(sentence for sentence, total in weight.items() if total >= best - 1e-9) \
+        if weight else None
+    return _dedupe([s for m in pool if m.sentence == kept for s in m.spans])
+

@@ -47,7 +47,8 @@ _NEGATORS = frozenset(
     [
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
         "wouldn't", "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't",
-        "didnt", "didn't", "shouldnt", "shouldn't", "overkill", "unnecessary"
+        "didnt", "didn't", "shouldnt", "shouldn't", "overkill", "unnecessary", "negligible",
+        "irrelevant", "pointless", "redundant", "overblown"
     ]
 )
 
@@ -64,8 +65,10 @@ class Pattern:
 
     @property
     def specific(self) -> bool:
-        """More than one word or a number: a hit is evidence on its own."""
-        return len(self.keys) > 1 or bool(self.numbers) or bool(self.sequence)
+        """More than one word or a number: a hit is evidence on its own. A rejection counts
+        its rejecting word ("hop is negligible", "no bake")."""
+        return len(self.keys) > 1 or bool(self.numbers) or bool(self.sequence) or (
+            self.negative and len(self.keys) == 1 and len(self.source.split()) > 1)
 
     @property
     def usable(self) -> bool:

@@ -32,7 +32,8 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
             continue
         agree, _ = match_pattern(doc, pattern)
         if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence) \
-                and _close_together(doc, pattern, agree.spans):
+                and _close_together(doc, pattern, agree.spans) \
+                and _rejection_said(doc, pattern, agree.sentence):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
     if _about_unsupported_counts(criterion):
@@ -165,3 +166,20 @@ def _close_together(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
 
 _CLAUSE_BREAK_RE = re.compile(r"[;:()]|\b(?:because|but|since|while|whereas|although)\b",
                               re.IGNORECASE)
+
+
+def _rejection_said(doc: Document, pattern: Pattern, sentence: int) -> bool:
+    """A one-word rejection ("hop is negligible") is the mistake only where its own rejecting
+    word is said: "keep the win without the hop" rejects the hop, not its cost."""
+    if not pattern.negative or len(pattern.keys) != 1 or sentence < 0:
+        return True
+    rejecting = {w.lower() for w in re.findall(r"[A-Za-z']+", pattern.source)} & _REJECTING
+    if not rejecting:
+        return True
+    span = doc.sentences[sentence]
+    said = {w.lower() for w in re.findall(r"[A-Za-z']+", doc.text[span.start : span.end])}
+    return bool(said & rejecting)
+
+
+_REJECTING = frozenset(["negligible", "irrelevant", "pointless", "redundant", "overblown",
+                        "overkill", "unnecessary"])

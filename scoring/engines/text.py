@@ -343,9 +343,36 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                             if tokens[j].lower not in _INNER_ADVERBS][: size - 1]
             if len(window) == size and tuple(tokens[j].lower for j in window) == pattern:
                 _negate_backward(text, tokens, i)
+                if i and tokens[i - 1].lower in _ANAPHORS:
+                    # "Same for a per-stage breakdown, that's overkill": "that" points back
+                    # over the comma at the clause before.
+                    _negate_backward(text, tokens, i - 1, skip_break=True)
                 if pattern[0] in {"no", "not"}:
                     _negate_forward(text, tokens, window[-1])
     _negate_conceded(text, tokens)
+    _negate_fronted(text, tokens)
+
+
+# "Accuracy I wouldn't monitor in prod": the object said first, then rejected.
+_FRONTED_RE = re.compile(
+    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
+    r"don't|do not|would not|will not|never|'d not|'d skip|would skip|can skip)\b",
+    re.IGNORECASE)
+
+
+def _negate_fronted(text: str, tokens: list[Token]) -> None:
+    spans = [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
+             if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC]
+    if not spans:
+        return
+    for token in tokens:
+        if any(start <= token.start < end for start, end in spans):
+            token.negated = True
+
+
+_NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "otherwise", "if",
+                          "because", "since", "also", "that", "this", "which", "what", "why",
+                          "frankly", "personally", "now", "today", "yes", "no", "ideally"])
 
 
 # A point granted only to be waved off after "but": "we'd have to rebuild the engine, but that's
@@ -419,9 +446,17 @@ def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
         tokens[j].negated = True
 
 
-def _negate_backward(text: str, tokens: list[Token], index: int) -> None:
+_ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's"])
+
+
+def _negate_backward(text: str, tokens: list[Token], index: int,
+                     skip_break: bool = False) -> None:
     for j in range(index - 1, max(-1, index - 16), -1):
         if _breaks_between(text, tokens[j], tokens[j + 1]):
+            if skip_break and "," in text[tokens[j].end : tokens[j + 1].start]:
+                skip_break = False
+                tokens[j].negated = True
+                continue
             break
         if tokens[j].lower in {"but", "however", "although", "whereas"}:
             break

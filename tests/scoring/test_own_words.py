@@ -233,3 +233,24 @@ def test_a_margin_figure_is_judged_by_the_percentage_its_sentence_works_out() ->
 ])
 def test_a_gap_stated_between_two_figures_is_checked(answer: str, flagged: bool) -> None:
     assert bool(calculations("lyft-18ms-cpu-stack", answer)) is flagged
+
+
+def test_a_points_evidence_is_the_one_sentence_that_makes_it() -> None:
+    # Not every sentence that shares a word with the point: the one whose phrases weigh most.
+    import json
+    from pathlib import Path
+
+    from scoring.engines.clauses import _sentence_of, analyse
+
+    path = Path(__file__).parent / "data" / "criteria-dev-2.jsonl"
+    spread = []
+    for line in path.read_text().splitlines():
+        item = json.loads(line)
+        outcome = scored(item["question"], item["answer"])
+        doc = analyse(item["answer"])
+        for verdict in outcome.criteria:
+            if verdict.kind == "concept" and verdict.verdict in {"made", "partly"}:
+                sentences = {_sentence_of(doc, span.start) for span in verdict.evidence}
+                if len(sentences) > 1:
+                    spread.append((item["id"], verdict.key))
+    assert spread == []
