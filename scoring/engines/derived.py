@@ -102,6 +102,40 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
                 flagged.append(_calculation(text, a, result, wanted, how, "x"))
     flagged += _headroom_totals(text, quantities)
     flagged += _differences(text, quantities)
+    flagged += _shares_of(text, quantities)
+    return flagged
+
+
+# "6,000 orders an hour, so 2% is 1,200 orders an hour": a share of a figure stated before it.
+_SHARE_IS_RE = re.compile(
+    r"^\s*(?:of\s+(?:that|those|it|them|this|traffic|(?:the|our)\s+\w+)\s+)?(?:is|=|means|gives"
+    r"(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|that's)\s+(?:about|around|roughly|only|"
+    r"just|~)?\s*$", re.IGNORECASE)
+
+
+def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(1, len(quantities) - 1):
+        share, result = quantities[i], quantities[i + 1]
+        if share.unit != "%" or share.is_range or result.unit in {"%", "x"} or result.value <= 0:
+            continue
+        if not _SHARE_IS_RE.match(text[share.end : result.start]):
+            continue
+        bases = [q for q in quantities[:i] if q.unit not in {"%", "x"} and q.value > 0
+                 and share.start - q.end <= 200 and not q.is_range]
+        if not bases:
+            continue
+        fraction = share.value / 100
+        if any(abs(q.written * f - result.written) <= 0.25 * result.written
+               for q in quantities[:i] if q.unit not in {"%", "x"} and q.value > 0
+               for f in (fraction, 1 + fraction, 1 - fraction)):
+            continue  # some figure of the answer gives it (or it plus the share): a valid route
+        base = bases[-1]
+        wanted = base.written * fraction
+        flagged.append(Calculation(
+            text=text[share.start : result.end], start=share.start, end=result.end,
+            stated=result.written, actual=wanted, kind="derived", unit=_written_unit(result),
+            expression=f"{format_number(share.value)}% of {format_number(base.written)}"))
     return flagged
 
 

@@ -26,6 +26,9 @@ def calculation_feedback(doc: Document) -> list[str]:
             lines.append(f"You wrote \"{c.text.strip()}\"; from your own figures, "
                          f"{c.expression} gives {format_number(round(c.actual, 1))}{unit}.")
             continue
+        if c.kind == "misquote":
+            lines.append(f"You wrote {c.text.strip()}; the question gives {c.expression}.")
+            continue
         if c.kind == "sum":
             unit = f" {c.unit}" if c.unit else ""
             lines.append(f"You wrote {c.expression} = {format_number(round(c.stated, 6))}{unit}; "

@@ -65,6 +65,31 @@ def question_numbers(question: QuestionSpec) -> list[Quantity]:
 _GIVEN: dict[str, list[Quantity]] = {}
 
 
+def misquoted(doc: Document, given: list[Quantity]) -> list[Calculation]:
+    """A figure the question gave, repeated with the wrong unit: "the build is around 45
+    seconds" where the interviewer said 45 minutes. The same number, a unit of the same kind,
+    a different scale: the candidate misread the setup, and every conclusion built on it."""
+    found: list[Calculation] = []
+    for quantity in doc.quantities:
+        if not quantity.unit or quantity.is_range or quantity.unit in {"%", "x"}:
+            continue
+        for figure in given:
+            if figure.unit != quantity.unit or figure.is_range or not figure.written:
+                continue
+            if not math.isclose(quantity.written, figure.written, rel_tol=1e-9):
+                continue
+            if math.isclose(quantity.value, figure.value, rel_tol=0.01):
+                break  # the figure itself
+            if any(math.isclose(quantity.value, other.value, rel_tol=0.01) for other in given):
+                break  # another figure the question gave
+            found.append(Calculation(
+                text=quantity.text, start=quantity.start, end=quantity.end,
+                stated=quantity.value, actual=figure.value, kind="misquote",
+                expression=figure.text.strip(), unit=quantity.unit))
+            break
+    return found
+
+
 def restated(quantity: Quantity, given: list[Quantity]) -> bool:
     """The answer repeats a number the question gave ("200k requests per minute"): the same
     number as written, with the same kind of unit (or none)."""

@@ -33,7 +33,7 @@ from scoring.engines.evidence import REASONED_REFERENCE_WORDS, make_pattern, mat
 from scoring.engines.feedback import calculation_feedback, check_feedback
 from scoring.engines.pitfalls import judge_pitfall
 from scoring.engines.pushback import _pick_pushback, as_question, gives_answer_away
-from scoring.engines.quantities import judge_numeric, question_numbers
+from scoring.engines.quantities import judge_numeric, misquoted, question_numbers
 from scoring.engines.rating import rubric_rating
 from scoring.engines.reference import (
     QUESTION_WORD,
@@ -104,6 +104,8 @@ class RubricEngine:
         tainted: set[int] = set()
         charged: set[int] = set()  # sentences a committed pitfall is charged for
         given = question_numbers(question)
+        # A given figure repeated with the wrong unit is shown and charged like a wrong result.
+        doc.implied = sorted([*doc.implied, *misquoted(doc, given)], key=lambda c: c.start)
         alternatives = question_alternatives(question.prompt)
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
         for criterion in question.criteria:

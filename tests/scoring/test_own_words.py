@@ -254,3 +254,21 @@ def test_a_points_evidence_is_the_one_sentence_that_makes_it() -> None:
                 if len(sentences) > 1:
                     spread.append((item["id"], verdict.key))
     assert spread == []
+
+
+@pytest.mark.parametrize(("answer", "flagged"), [
+    ("We do about 6,000 orders an hour, so 2% is 1,200 orders an hour on the canary.", True),
+    ("We do about 6,000 orders an hour, so 2% is 120 orders an hour on the canary.", False),
+])
+def test_a_share_of_a_stated_figure_is_checked(answer: str, flagged: bool) -> None:
+    assert bool(calculations("doordash-eta-canary", answer)) is flagged
+
+
+def test_a_given_figure_repeated_with_the_wrong_unit_is_corrected() -> None:
+    wrong = calculations("stripe-fraud-tensorrt-vs-torchserve",
+                         "Each version needs its own engine build, but that build is around 45 "
+                         "seconds in CI, so even hourly retrains are no problem.")
+    assert wrong == ["You wrote 45 seconds; the question gives 45 minutes."]
+    assert calculations("stripe-fraud-tensorrt-vs-torchserve",
+                        "The rebuild takes 45 minutes in CI, so weekly is fine but hourly is "
+                        "not.") == []
