@@ -313,8 +313,14 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
 # A latency target stated as an average ("meaning on average a request comes back in 10ms").
 _AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?)\b", re.IGNORECASE)
 _AVERAGE_DOUBT_RE = re.compile(
-    r"\b(?:hides?|hiding|mask\w*|mislead\w*|lies?|lying|instead|rather|only|while|whereas|"
-    r"but|tail|worst|outliers?|skew\w*|not|never|n't|vs\.?|versus|compared)\b|n't\b",
+    r"\b(?:hides?|hiding|mask\w*|mislead\w*|lies?|lying|instead|rather|only|while|whereas|even|"
+    r"but|tail|worst|outliers?|skew\w*|stutter\w*|spread|not|never|n't|vs\.?|versus|compared)\b"
+    r"|n't\b",
+    re.IGNORECASE)
+# "I'd measure average latency ...", "the average is what users feel": the average as the SLI.
+_AVERAGE_AS_METRIC_RE = re.compile(
+    r"\b(?:measure|track|monitor|report|alert on|page on|use|watch)\s+(?:the\s+)?(?:average|mean)"
+    r"\s+latency\b|\b(?:the\s+)?(?:average|mean)\s+is\s+what\s+(?:users|people|customers)",
     re.IGNORECASE)
 _MS_RE = re.compile(r"\d\s?(?:ms|milliseconds?)\b", re.IGNORECASE)
 
@@ -323,7 +329,8 @@ def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
     for _, clause, _sentence in clauses(doc):
         text = clause.text
-        if _AVERAGE_RE.search(text) and _MS_RE.search(text) and not _AVERAGE_DOUBT_RE.search(text):
+        if _AVERAGE_RE.search(text) and (_MS_RE.search(text) or _AVERAGE_AS_METRIC_RE.search(
+                text)) and not _AVERAGE_DOUBT_RE.search(text):
             spans.append(Span(clause.start, clause.end))
     return spans
 
@@ -386,7 +393,8 @@ KINDS: tuple[MistakeKind, ...] = (
                 _chases_utilisation),
     MistakeKind("caveat waved off", re.compile(r"regardless of|ignoring|without the \w+ caveat",
                                                re.IGNORECASE), _waves_off_caveat),
-    MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target",
+    MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target|"
+                                             r"percentiles are unnecessary|averages only",
                                              re.IGNORECASE), _targets_average),
     MistakeKind("signed off", re.compile(r"signs? off|as-is|without questioning|keeps the|"
                                          r"acceptable|reported \d", re.IGNORECASE), _signs_off),

@@ -175,10 +175,35 @@ def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
             for m in _AVERAGE_DEFINITION_RE.finditer(text)]
 
 
+# "TensorRT's big advantage is portability: build the engine once and drop it on any card": a
+# TensorRT engine is built for one GPU type (and one TensorRT version), so it is not portable.
+_PORTABLE_RE = re.compile(
+    r"\b(?:tensorrt|trt)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
+    r"once\s+and\s+(?:run|deploy|drop|use|ship)\w*|(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
+    r"(?:any|every)\s+(?:nvidia\s+)?(?:gpu|card))"
+    r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b", re.IGNORECASE)
+_NOT_PORTABLE_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|non|can't|cannot|n't)\b"
+                              r"[^.;!?\n]{0,25}$|\bnon-?portab", re.IGNORECASE)
+
+
+def portable_engines(text: str, sentence_of) -> list[WrongClaim]:
+    """TensorRT engines claimed to be portable across GPUs."""
+    found: list[WrongClaim] = []
+    for match in _PORTABLE_RE.finditer(text):
+        tail = text[match.start() : match.end()]
+        before = text[max(0, match.end() - 60) : match.end() - len(tail.split()[-1])]
+        if _NOT_PORTABLE_RE.search(before) or re.search(r"\bnon-?portab", tail, re.I):
+            continue
+        found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
+                                "portable"))
+    return found
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
     """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
-              *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of)]
+              *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of),
+              *portable_engines(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

@@ -55,6 +55,12 @@ COMMITTED = [
      "TensorRT beats everything else on inference speed every time."),
     ("uber-weekly-model-release-train", "always-faster",
      "I'd standardise on TensorRT; rebuilds are a CI detail nobody will notice."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "TensorRT's big advantage is portability: build the engine once and run it on any card."),
+    ("twilio-transcription-slis", "wrong-basics",
+     "I'd measure average latency from audio in to text out, that's what users feel."),
+    ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
+     "CPU serving is cheaper to run, so I'd ship the CPU stack as designed and tune it later."),
 ]
 
 AVOIDED = [
@@ -81,6 +87,11 @@ AVOIDED = [
      "I'd serve it with TorchServe so a new version is just a model archive, no compile step."),
     ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
      "I'd keep a hard timeout at 16ms with a fallback, and alert before the 18ms page fires."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "TensorRT engines are not portable across GPUs, so each card type needs its own build."),
+    ("twilio-transcription-slis", "wrong-basics",
+     "Chunks can take 80ms and then 400ms, so captions stutter even when the average looks "
+     "fine; I'd track the spread of per-chunk time."),
 ]
 
 
