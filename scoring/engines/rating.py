@@ -30,6 +30,7 @@ from scoring.engines.base import RATING_BAND_EDGES, CriterionVerdict, NumberChec
 IMPORTANT_WEIGHT = 2.0
 MADE_SHARE_FOR_4 = 0.8  # of the rubric's positive weight, made in full
 TOP_MISSED_CAP = 3
+TOP_WRONG_CAP = 2
 
 
 def provisional_rating(total: float, edges: tuple[float, ...] = RATING_BAND_EDGES) -> int:
@@ -80,4 +81,9 @@ def rubric_rating(total: float, verdicts: list[CriterionVerdict], checks: list[N
     top = top_point(verdicts)
     if top is not None and top.verdict in {"missed", "contradicted"}:
         rating = min(rating, TOP_MISSED_CAP)
+    if top is not None and top.kind == "numeric" and any(
+            c.criterion_key == top.key and c.found_value is not None and not c.within_tolerance
+            for c in checks):
+        # The question's most important figure, stated wrong: graders put these at 2-2.5.
+        rating = min(rating, TOP_WRONG_CAP)
     return rating

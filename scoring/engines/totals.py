@@ -83,6 +83,10 @@ def arithmetic_penalty(doc: Document, charged: set[int] | None = None,
 # A total of 100 says every point was made: while any point's credit is short, the total is
 # kept below 100 by half the weight not earned (coverage of 0.91 can score at most 95.5).
 UNEARNED_CEILING = 0.5
+# A point partly made earns this share of its partial credit: graders give a half-made point
+# less than half its weight (on the labelled sets this lifted the rating's kappa by 0.01-0.03
+# while Spearman on the graded CSVs moved by under 0.01).
+PARTLY_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,8 @@ def rubric_breakdown(doc: Document, verdicts: list[CriterionVerdict],
     """The total, what the points made alone would score, and the deductions between them."""
     positive = [v for v in verdicts if v.kind != "pitfall"]
     possible = sum(v.weight for v in positive) or 1.0
-    coverage = sum(v.weight * v.credit for v in positive) / possible
+    coverage = sum(v.weight * v.credit * (PARTLY_SHARE if v.verdict == "partly" else 1.0)
+                   for v in positive) / possible
     reasons: list[str] = []
     pitfalls = [v for v in verdicts if v.kind == "pitfall" and v.credit]
     penalty = sum(v.weight for v in pitfalls)

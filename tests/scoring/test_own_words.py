@@ -283,3 +283,31 @@ def test_a_given_figure_repeated_with_the_wrong_unit_is_corrected() -> None:
     assert calculations("stripe-fraud-tensorrt-vs-torchserve",
                         "The rebuild takes 45 minutes in CI, so weekly is fine but hourly is "
                         "not.") == []
+
+
+def test_the_questions_most_important_figure_stated_wrong_caps_the_rating_at_2() -> None:
+    # Every other point made; only the heaviest figure (30,000 / 12) is off by 10x.
+    answer = ("I'd first ask about tokens per request and the latency target. A T4 does about "
+              "120 tokens/s, so at 10 tokens a request that's 12 QPS per GPU. 30,000 / 12 = 250 "
+              "T4s, about 300 with 20% headroom for peaks and failures. A 3B model in FP16 is "
+              "6GB, so it fits in 16GB with room for the KV cache. I'd also look at INT8 or an "
+              "L4 to cut the count.")
+    outcome = scored("amazon-t4-3b-30k-qps", answer)
+    assert outcome.rating <= 2
+    right = scored("amazon-t4-3b-30k-qps", answer.replace("= 250", "= 2,500").replace(
+        "about 300", "about 3,000"))
+    assert right.rating >= 3
+
+
+def test_a_partly_made_point_earns_less_than_its_partial_credit() -> None:
+    from scoring.engines.base import CriterionVerdict
+    from scoring.engines.clauses import analyse
+    from scoring.engines.totals import PARTLY_SHARE, rubric_breakdown
+
+    doc = analyse("Because of that, I would do it this way, so that it works.")
+    made = CriterionVerdict(key="a", label="A", kind="concept", verdict="made", weight=1,
+                            credit=0.5)
+    partly = CriterionVerdict(key="a", label="A", kind="concept", verdict="partly", weight=1,
+                              credit=0.5)
+    assert PARTLY_SHARE < 1
+    assert rubric_breakdown(doc, [partly]).before < rubric_breakdown(doc, [made]).before
