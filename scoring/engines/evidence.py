@@ -48,7 +48,7 @@ _NEGATORS = frozenset(
         "not", "no", "never", "without", "skip", "ignore", "dont", "don't", "wouldnt",
         "wouldn't", "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't",
         "didnt", "didn't", "shouldnt", "shouldn't", "overkill", "unnecessary", "negligible",
-        "irrelevant", "pointless", "redundant", "overblown"
+        "negligable", "irrelevant", "pointless", "redundant", "overblown"
     ]
 )
 

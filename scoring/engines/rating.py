@@ -8,7 +8,11 @@ interviewer applies cap it:
   point when none is that heavy), at least MADE_SHARE_FOR_4 of the rubric's weight made, no
   wrong core number or arithmetic, and no committed pitfall;
 - missing or contradicting the question's most important point (its heaviest criterion, the
-  first on a tie) caps the rating at TOP_MISSED_CAP.
+  first on a tie) caps the rating at TOP_MISSED_CAP;
+- stating that point's figure wrong (a numeric top point judged off) caps it at TOP_WRONG_CAP:
+  on the second round's labelled sets, graders put such answers at 2-2.5 (it lifted the
+  rating's kappa there and on the first round's held-out set; a cap for any wrong weight-2
+  figure lowered it, so it stays with the top point).
 
 How the numbers were chosen (bench/fit_rating.py re-derives them from graded files), with
 grades banded onto the rating scale as 0-1.5 -> 1, 2-2.5 -> 2, 3-3.5 -> 3, 4-5 -> 4:

@@ -84,6 +84,10 @@ _BACKWARD_DISMISSALS = (
     ("doesn't", "belong"), ("not", "really", "a"), ("basically", "nothing"),
     ("just", "a", "ci"), ("a", "ci", "detail"), ("not", "an", "outage"), ("redundant",),
     ("overblown",), ("is", "nothing"), ("bother", "with", "it"), ("just", "noise"),
+    # "The 200 microseconds isn't something I'd worry about", "nothing to worry about".
+    ("isn't", "something"), ("not", "something"), ("nothing", "to", "worry"),
+    ("doesn't", "change", "much"), ("don't", "change", "much"), ("negligable",),
+    ("wouldn't", "worry"), ("don't", "worry"), ("not", "worth", "worrying"),
     # "fragmentation goes away under TensorRT": the point is waved off, not made.
     ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
     ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),

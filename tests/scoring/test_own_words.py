@@ -311,3 +311,14 @@ def test_a_partly_made_point_earns_less_than_its_partial_credit() -> None:
                               credit=0.5)
     assert PARTLY_SHARE < 1
     assert rubric_breakdown(doc, [partly]).before < rubric_breakdown(doc, [made]).before
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("robinhood-bad-model-blast-radius", "flag-latency",
+     "The 200 microseconds isn't something I'd worry about at our traffic."),
+    ("amazon-t4-3b-30k-qps", "clarify",
+     "I'd skip the questions; tokens per request doesn't change much for a 3B model."),
+])
+def test_worry_and_change_dismissals_take_the_point_back(slug: str, key: str,
+                                                         answer: str) -> None:
+    assert verdicts(slug, answer)[key] in {"missed", "contradicted"}
