@@ -107,7 +107,18 @@ def adversarial_answers() -> dict[str, str]:
         "long_product_chain": products,
         "arithmetic_prose_repeated": (prose * (limit // len(prose) + 1))[:limit],
         "one_20000_char_word": "a" * limit,
+        # The forms the second round of issue 9 reads: concessions, conditions of health,
+        # fronted rejections, shares of figures, averages (each repeated to the limit).
+        "dismissal_forms_repeated": (_DISMISSAL_FORMS * (limit // len(_DISMISSAL_FORMS) + 1))
+        [:limit],
     }
+
+
+_DISMISSAL_FORMS = (
+    "We'd have to rebuild it, but that's just a CI job. If requests succeed, the platform is "
+    "healthy and 5xx is enough. Accuracy I wouldn't monitor. We do 6,000 orders an hour, so 2% "
+    "is 1,200 orders. It comes back in 12ms on average. 25 against 18 is about 5ms over. "
+)
 
 
 def time_answers(engine: object, spec: QuestionSpec, answer: str, runs: int) -> list[float]:

@@ -369,8 +369,10 @@ def _negate_fronted(text: str, tokens: list[Token]) -> None:
              if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC]
     if not spans:
         return
+    starts = [start for start, _ in spans]  # in text order, not overlapping
     for token in tokens:
-        if any(start <= token.start < end for start, end in spans):
+        index = bisect_right(starts, token.start) - 1
+        if index >= 0 and token.start < spans[index][1]:
             token.negated = True
 
 
@@ -405,17 +407,25 @@ _SENTENCE_START_RE = re.compile(r"[.!?\n](?:\s|$)")
 
 def _negate_conceded(text: str, tokens: list[Token]) -> None:
     spans: list[tuple[int, int]] = []
+    sentence_starts: list[int] | None = None
     for match in _CONCESSION_RE.finditer(text):
-        starts = [m.end() for m in _SENTENCE_START_RE.finditer(text, 0, match.start())]
-        spans.append((starts[-1] if starts else 0, match.start()))
+        if sentence_starts is None:  # found once, only for answers that concede something
+            sentence_starts = [0] + [m.end() for m in _SENTENCE_START_RE.finditer(text)]
+        start = sentence_starts[bisect_right(sentence_starts, match.start()) - 1]
+        spans.append((start, match.start()))
     for match in _OTHERS_RE.finditer(text):
         but = _BUT_RE.search(text, match.end(), match.end() + 160)
         if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()):
             spans.append((match.start(), but.start()))
     if not spans:
         return
+    # One pass: spans in text order, tokens in text order.
+    spans.sort()
+    starts = [start for start, _ in spans]
     for token in tokens:
-        if any(start <= token.start < end for start, end in spans):
+        index = bisect_right(starts, token.start) - 1
+        if index >= 0 and any(start <= token.start < end
+                              for start, end in spans[max(0, index - 2) : index + 1]):
             token.negated = True
 
 
