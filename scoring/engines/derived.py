@@ -142,8 +142,12 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
 # "25 against 18 is about 5ms over", "25 isn't far off 18, it's about 5ms over": a gap stated
 # between two figures, checked against their difference.
 _GAP_AFTER_RE = re.compile(r"\s*(?:over|above|more|higher|slower|too (?:high|slow)|short|"
-                           r"under|below|less|lower|apart|off|of (?:a )?gap|difference)\b",
+                           r"under|below|less|lower|apart|off|of (?:a )?gap|difference|"
+                           r"(?:\w+\s+){0,3}to (?:cut|shave|find|lose|claw back))\b",
                            re.IGNORECASE)
+# "we're at 25 and the line is 18, that's 9ms we need to cut": the gap named as what to cut.
+_GAP_NAMED_BEFORE_RE = re.compile(r"(?:that's|that is|so|which is|i\.e\.)\s+(?:about|around|"
+                                  r"roughly|~)?\s*$", re.IGNORECASE)
 _GAP_BETWEEN_RE = re.compile(r"^[^.;:!?\n\d]{0,40}$")
 
 
@@ -169,7 +173,8 @@ def _differences(text: str, quantities: list[Quantity]) -> list[Calculation]:
                                                       text[a.end : gap.start]):
             continue  # arithmetic written out is checked as a calculation
         if not _VERSUS_RE.match(text[a.end : b.start]) and not re.search(
-                r"\b(?:off|against|vs\.?|versus|compared|from)\b", text[a.end : b.start], re.I):
+                r"\b(?:off|against|vs\.?|versus|compared|from)\b", text[a.end : b.start], re.I) \
+                and not _GAP_NAMED_BEFORE_RE.search(text[b.end : gap.start]):
             continue
         if not _GAP_AFTER_RE.match(text, gap.end) or not _same_sentence(text, a.start, gap.end):
             continue

@@ -92,7 +92,8 @@ _SUFFICIENT_RE = re.compile(
     r"alerts)|rely (?:solely |only |just |"
     r"entirely )?on|(?:just|only|simply) (?:watch|monitor|page on|alert on|track|look at|"
     r"use|check)|is the (?:one|signal|metric) (?:to|that)|is the (?:correct|right|real|best) "
-    r"(?:trigger|signal|metric|gate|check))\b", re.IGNORECASE)
+    r"(?:trigger|signal|metric|gate|check)|and that's it|is how you know|(?:the )?(?:key|main|only|"
+    r"real) safety net|(?:wouldn't|won't|don't) (?:clutter|complicate))\b", re.IGNORECASE)
 
 # "if requests succeed, it's healthy", "if it isn't throwing errors it's fine to promote".
 _HEALTHY_IF_RE = re.compile(
@@ -106,6 +107,10 @@ _CONDITION_OK_RE = re.compile(
     r"(?:\w+\s+)?(?:erroring|throwing|failing|returning (?:errors|5xx\w*)|error\w*)|"
     r"return(?:s|ing)? 200s?|zero (?:errors|5xx\w*)|error rate (?:is |stays )?(?:flat|low|zero))",
     re.IGNORECASE)
+# "no errors means happy users".
+_NO_ERRORS_MEANS_RE = re.compile(
+    r"\bno (?:errors?|5xx\w*|failures?) (?:means?|=|equals?) (?:happy|healthy|fine|good|"
+    r"working)\b", re.IGNORECASE)
 _NOT_FAILING_IS_FINE_RE = re.compile(
     r"\b(?:that|which|who)\s+(?:isn't|is not|aren't|are not|doesn't|don't)\s+(?:\w+\s+)?"
     r"(?:throwing|returning|erroring|failing|error\w*)[^.;:]{0,30}?\b(?:is|are)\s+(?:doing (?:its|"
@@ -114,7 +119,8 @@ _CAVEAT_RE = re.compile(r"\b(?:still|but|however|doesn't mean|not mean|only mean
                         r"necessarily|can't|cannot|enough to)\b", re.IGNORECASE)
 
 
-_NOTHING_MORE_RE = re.compile(r"(?:wouldn't|won't|don't need to|no need to) add", re.IGNORECASE)
+_NOTHING_MORE_RE = re.compile(r"(?:wouldn't|won't|don't need to|no need to) add|"
+                              r"(?:wouldn't|won't|don't) (?:clutter|complicate)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)
@@ -149,7 +155,8 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
                 and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]))):
             spans.append(Span(clause.start, clause.end))
             continue
-        if _NOT_FAILING_IS_FINE_RE.search(text) and not _CAVEAT_RE.search(text):
+        if (_NOT_FAILING_IS_FINE_RE.search(text) or _NO_ERRORS_MEANS_RE.search(text)) \
+                and not _CAVEAT_RE.search(text):
             spans.append(Span(clause.start, clause.end))
             continue
         healthy = _HEALTHY_IF_RE.search(text)
@@ -209,6 +216,10 @@ def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
 # A problem declared solved, with nothing left to measure.
 _SOLVED_RE = re.compile(r"\b(?:solved|fixed|done|sorted|handled|settled|a non-issue|no longer "
                         r"(?:a|an) (?:issue|problem|concern))\b", re.IGNORECASE)
+# Closed without a word about latency: "TensorRT was the fix, that box is ticked".
+_CLOSED_RE = re.compile(r"\b(?:was|is) the fix\b|\bbox is ticked\b|\bticked (?:that|it) off\b|"
+                        r"\bmove on to other (?:work|things)\b|\bdone and dusted\b",
+                        re.IGNORECASE)
 _NO_REMEASURE_RE = re.compile(
     r"\b(?:(?:no|don't|doesn't|won't|wouldn't|never|not)\s+(?:\w+\s+){0,3}"
     r"(?:need|point|reason|bother)\w*\s+(?:\w+\s+){0,3}(?:re-?)?(?:measur|benchmark|test|"
@@ -226,6 +237,10 @@ def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
                 and not _denied_before(text, solved.start(), 25):
             spans.append(Span(clause.start, clause.end))
             continue
+        closed = _CLOSED_RE.search(text)
+        if closed and not _denied_before(text, closed.start(), 25):
+            spans.append(Span(clause.start, clause.end))
+            continue
         if _NO_REMEASURE_RE.search(text):
             spans.append(Span(clause.start, clause.end))
     return spans
@@ -238,7 +253,8 @@ _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
     r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
     r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%|\bfrom\s+(?:a\s+)?batch(?:\s+size)?\s+"
-    r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\binto the (?:high )?90s\b", re.IGNORECASE)
+    r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\b(?:into|in|up in|up to) the (?:high )?90s\b|"
+    r"\bgo(?:ing)? from \d+ to \d+\b", re.IGNORECASE)
 _TAIL_RE = re.compile(r"\b(?:p9\d|tail|latency|slo|sla|\d+\s?ms|deadline|budget|queue\w*)\b",
                       re.IGNORECASE)
 
@@ -271,7 +287,8 @@ _APPROVE_RE = re.compile(
     r"with|keep(?:ing)?|plan(?:ning)? (?:on|with|around|for)|trust(?:ing)?|tak(?:e|ing) "
     r"(?:it|that|them|their)|use(?:s|d|ing)?|budget(?:ing)? for|order(?:ing)?|buy(?:ing)?|"
     r"approv\w*|accept\w*|(?:comfortable|happy|fine|ok|okay|confident) with|"
-    r"(?:going|goes|send\w*) to procurement)\b", re.IGNORECASE)
+    r"(?:going|goes|send\w*) to procurement|tak(?:e|ing) (?:~|about |around |roughly )?(?=\d))"
+    r"(?:\b|(?=\d))", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)

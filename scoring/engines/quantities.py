@@ -90,6 +90,35 @@ def misquoted(doc: Document, given: list[Quantity]) -> list[Calculation]:
     return found
 
 
+@lru_cache(maxsize=4096)
+def _result_words(criterion: CriterionSpec) -> frozenset[str]:
+    """The words of a numeric criterion's worded phrases ("saves", "remaining margin")."""
+    words: set[str] = set()
+    for phrase in criterion.phrases:
+        if any(ch.isdigit() for ch in phrase):
+            continue
+        words |= {t.key for t in tokenize(phrase)
+                  if t.content and t.key not in GENERIC and t.lower not in GENERIC}
+    return frozenset(words)
+
+
+def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
+    """A given figure stated as this criterion's result ("TensorRT saves about 7ms", "45ms of
+    margin"): its clause uses the criterion's own words, so it is judged like any answer."""
+    wanted = _result_words(criterion)
+    if not wanted:
+        return False
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return False
+    for start, end in _clause_spans(doc, sentence):
+        if start <= quantity.start < end:
+            first = bisect_left(doc.token_starts, start)
+            last = bisect_left(doc.token_starts, end)
+            return any(t.key in wanted and not t.negated for t in doc.tokens[first:last])
+    return False
+
+
 def restated(quantity: Quantity, given: list[Quantity]) -> bool:
     """The answer repeats a number the question gave ("200k requests per minute"): the same
     number as written, with the same kind of unit (or none)."""
@@ -114,7 +143,8 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     evidence = collect_evidence(doc, criterion)
     agree = evidence.agree
     _, factor = parse_unit(criterion.unit)
-    copied = {id(q) for q in doc.quantities if restated(q, given or [])}
+    copied = {id(q) for q in doc.quantities if restated(q, given or [])
+              and not _claimed_as_result(doc, q, criterion)}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
     candidates = [q for q in found
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
@@ -476,6 +506,8 @@ _COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"]
 _HEADROOM_WORDS_RE = re.compile(
     r"\b(?:headroom|buffer|room|spare|margin|safety|failures?|peaks?|extra|round(?:ed|ing)? "
     r"(?:it |that )?up|redundan\w*|n\+\d|zone|with \d+\s?%)", re.IGNORECASE)
+_ROUNDED_RE = re.compile(r"\b(?:round|bump|push|take|make)\w*\s+(?:it|that|this|them)\s+(?:up\s+)?"
+                         r"to\s+(?:about\s+|around\s+|~)?$", re.IGNORECASE)
 _PER_AFTER_RE = re.compile(r"\s*(?:per|/|each|a|an|every)\b", re.IGNORECASE)
 
 
@@ -514,14 +546,18 @@ def _unclaimed_counts(doc: Document, criterion: CriterionSpec,
         return []
     counted: list[Quantity] = []
     for quantity in doc.quantities:
-        if _PER_AFTER_RE.match(doc.text, quantity.end) or quantity.is_range:
-            continue
+        if _PER_AFTER_RE.match(doc.text, quantity.end) or quantity.written <= 1:
+            continue  # "8 T4s per node", "one card does ...": not the fleet
         if quantity.unit:
             if not compatible(quantity, criterion.unit):
                 continue
         else:
             sentence = _sentence_of(doc, quantity.start)
-            beside = [q for q in doc.sentence_numbers.get(sentence, [])
+            nearby = list(doc.sentence_numbers.get(sentence, []))
+            if _ROUNDED_RE.search(doc.text[max(0, quantity.start - 30) : quantity.start]):
+                # "... = 25 GPUs. I'd round it to 30": "it" is the count just stated.
+                nearby = doc.sentence_numbers.get(sentence - 1, []) + nearby
+            beside = [q for q in nearby
                       if q.unit and compatible(q, criterion.unit) and q.start < quantity.start]
             if not beside or not 0.5 <= quantity.value / max(beside[-1].value, 1e-9) <= 3:
                 continue

@@ -212,6 +212,8 @@ def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim
 _UNIVERSAL_RE = re.compile(
     r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|every\s+time|"
     r"under\s+any|irrespective|unconditionally|in\s+all\s+situations|than\s+anything(?:\s+else)?|"
+    r"(?:on|for|with|across)\s+(?:basically\s+|almost\s+|pretty\s+much\s+|nearly\s+)?every\s+"
+    r"(?:model|workload|case|benchmark)|"
     r"(?:is|it's)\s+(?:just|simply)\s+(?:the\s+)?(?:faster|better|quicker)|obvious\s+(?:pick|"
     r"choice)|no-?brainer|by\s+definition)\b", re.IGNORECASE)
 _COMPARATIVE_RE = re.compile(

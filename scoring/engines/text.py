@@ -87,6 +87,9 @@ _BACKWARD_DISMISSALS = (
     # "The 200 microseconds isn't something I'd worry about", "nothing to worry about".
     ("isn't", "something"), ("not", "something"), ("nothing", "to", "worry"),
     ("doesn't", "change", "much"), ("don't", "change", "much"), ("negligable",),
+    # "ops trivia", "mostly caution", "a nice-to-have I wouldn't bother with".
+    ("trivia",), ("mostly", "caution"), ("nice", "to", "have"), ("not", "a", "design"),
+    ("rounding", "error"),
     ("wouldn't", "worry"), ("don't", "worry"), ("not", "worth", "worrying"),
     # "fragmentation goes away under TensorRT": the point is waved off, not made.
     ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
@@ -339,6 +342,10 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
         if (token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i)) or _dismissing_verb(
                 tokens, i):
             _negate_forward(text, tokens, i)
+        elif token.lower in _ALTERNATIVE_TO and i + 1 < len(tokens) \
+                and tokens[i + 1].lower == _ALTERNATIVE_TO[token.lower]:
+            # "stream updates instead of calling it per request": the thing not done.
+            _negate_forward(text, tokens, i + 1)
     for i, token in enumerate(tokens):
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
             size = len(pattern)
@@ -458,6 +465,9 @@ def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
         if boundary or _breaks_between(text, tokens[j - 1], tokens[j]):
             break
         tokens[j].negated = True
+
+
+_ALTERNATIVE_TO = {"instead": "of", "rather": "than"}
 
 
 _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's"])

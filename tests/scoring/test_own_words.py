@@ -322,3 +322,70 @@ def test_a_partly_made_point_earns_less_than_its_partial_credit() -> None:
 def test_worry_and_change_dismissals_take_the_point_back(slug: str, key: str,
                                                          answer: str) -> None:
     assert verdicts(slug, answer)[key] in {"missed", "contradicted"}
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("inference-slis-and-alerts", "only-5xx",
+     "Honestly you page on 5xx and that's it; no errors means happy users."),
+    ("instacart-canary-playbook", "errors-only",
+     "A 5xx spike is how you know the model broke, so the rollback on those is the key safety "
+     "net."),
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "FP16 TensorRT was the fix, that box is ticked, so I'd move on to other work."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd go from 8 to 32 straight away and get the cards up in the 90s on utilization."),
+    ("netflix-bert-tensorrt-preprocessing", "always-faster",
+     "TensorRT beats TorchServe on basically every model I've tried, so I'd switch."),
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "For our plan I'd take ~550 per A100 and size the fleet from that."),
+])
+def test_more_pitfalls_in_plain_words_are_charged(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+     "I'd cache flag state in-process and stream updates from the flag service instead of "
+     "calling it per request."),
+    ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
+     "Wins while staying on CPU: cache hot features in-process and run ONNX Runtime with INT8 "
+     "to get under 18ms."),
+])
+def test_the_right_design_in_nearby_words_is_not_charged(slug: str, key: str,
+                                                         answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "missed"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("stripe-fraud-tensorrt-vs-torchserve", "memory-fragmentation",
+     "Memory fragmentation and worker babysitting are ops trivia, not a design decision."),
+    ("instacart-canary-playbook", "bake-each-step",
+     "The 10-minute wait after each shift is mostly caution; you'd see a problem right away."),
+    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
+     "Queueing delay from bigger batches is a rounding error at our traffic."),
+])
+def test_more_dismissals_take_the_point_back(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in {"missed", "contradicted"}
+
+
+def test_a_gap_named_as_what_to_cut_is_checked() -> None:
+    assert calculations("lyft-18ms-cpu-stack",
+                        "So we're at 25 and the line is 18, that's 9ms we need to cut.")
+    assert calculations("lyft-18ms-cpu-stack",
+                        "So we're at 25 and the line is 18, that's 7ms we need to cut.") == []
+
+
+def test_a_given_figure_stated_as_the_result_is_judged() -> None:
+    # 7ms is TensorRT's latency in the question, not what it saves.
+    found = numbers("netflix-bert-tensorrt-preprocessing",
+                    "On paper TensorRT saves about 7ms at p99.")
+    assert found["engine-gain"].found_value == 7
+    assert not found["engine-gain"].within_tolerance
+
+
+def test_a_rounded_count_in_the_next_sentence_is_the_headroom_count() -> None:
+    found = numbers("google-a100-7b-50k-qps",
+                    "That's 50,000 / 2,000 = 25 GPUs. I'd round it to 30 to leave room for "
+                    "failures.")
+    assert found["gpus-with-headroom"].found_value == 30
+    assert not found["gpus-with-headroom"].within_tolerance
