@@ -103,6 +103,39 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _headroom_totals(text, quantities)
     flagged += _differences(text, quantities)
     flagged += _shares_of(text, quantities)
+    flagged += _error_budgets(text, quantities)
+    return flagged
+
+
+# "an SLO of 99.5% over 30 days, that gives an error budget of about 36 hours": the budget is
+# what the objective leaves, (100 - 99.5)% of 30 days = 3.6 hours.
+_OVER_WINDOW_RE = re.compile(r"^\s*(?:over|across|in|per|for|measured over)\s+(?:a\s+|the\s+)?$",
+                             re.IGNORECASE)
+_BUDGET_WORD_RE = re.compile(r"\bbudget\b", re.IGNORECASE)
+
+
+def _error_budgets(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(len(quantities) - 2):
+        objective, window, budget = quantities[i], quantities[i + 1], quantities[i + 2]
+        if objective.unit != "%" or not 90 <= objective.value < 100 or objective.is_range:
+            continue
+        if window.unit != "s" or budget.unit != "s" or window.is_range or budget.is_range:
+            continue
+        if not _OVER_WINDOW_RE.match(text[objective.end : window.start]):
+            continue
+        between = text[window.end : budget.start]
+        if len(between) > 60 or not _BUDGET_WORD_RE.search(between) or not _same_sentence(
+                text, objective.start, budget.end):
+            continue
+        wanted = (100 - objective.value) / 100 * window.value  # seconds
+        if abs(budget.value - wanted) > 0.25 * wanted:
+            scale = budget.factor or 1.0
+            flagged.append(Calculation(
+                text=text[objective.start : budget.end], start=objective.start, end=budget.end,
+                stated=budget.written, actual=wanted / scale, kind="derived",
+                unit=_written_unit(budget),
+                expression=f"(100 - {format_number(objective.value)})% of {window.text.strip()}"))
     return flagged
 
 

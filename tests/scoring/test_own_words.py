@@ -389,3 +389,13 @@ def test_a_rounded_count_in_the_next_sentence_is_the_headroom_count() -> None:
                     "failures.")
     assert found["gpus-with-headroom"].found_value == 30
     assert not found["gpus-with-headroom"].within_tolerance
+
+
+@pytest.mark.parametrize(("answer", "flagged"), [
+    ("I'd use an SLO of 99.5% over 30 days, that gives an error budget of about 36 hours.", True),
+    ("I'd use an SLO of 99.5% over 30 days, that gives an error budget of about 3.6 hours.",
+     False),
+    ("99.9% over 30 days is a budget of 43 minutes.", False),
+])
+def test_an_error_budget_is_checked_against_its_objective(answer: str, flagged: bool) -> None:
+    assert bool(calculations("inference-slis-and-alerts", answer)) is flagged
