@@ -124,20 +124,25 @@ def test_fixtures_cover_the_answer_kinds() -> None:
 
 VALIDATION_3 = DATA / "validation-3-untouched.csv"
 VALIDATION_4 = DATA / "validation-4-untouched.csv"
+VALIDATION_5 = DATA / "validation-5-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
-    "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3")}
+    "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4")}
 
 
 @pytest.mark.django_db
 def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-3 was measured once at 0.827 (engine before the round 0.821) and then read;
-    # validation-4 was measured once at the end of the round: 0.894 (0.884 before it).
+    # validation-4 once at 0.894 (0.884 before), then read; validation-5 once at the very end:
+    # 0.876 (0.887 with the engine before the round).
     third = run(str(VALIDATION_3), "--bank", bundled_bank.slug)
     assert third["n"] == third["matched"] == 42
-    assert third["spearman"] >= 0.85
+    assert third["spearman"] >= 0.87
     fourth = run(str(VALIDATION_4), "--bank", bundled_bank.slug)
     assert fourth["n"] == fourth["matched"] == 42
-    assert fourth["spearman"] >= 0.87
+    assert fourth["spearman"] >= 0.88
+    fifth = run(str(VALIDATION_5), "--bank", bundled_bank.slug)
+    assert fifth["n"] == fifth["matched"] == 42
+    assert fifth["spearman"] >= 0.86
 
 
 @pytest.mark.django_db
@@ -149,9 +154,12 @@ def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     ("criteria-heldout-2", {"pitfall_recall": 0.85, "pitfall_precision": 0.95,
                             "wrong_numbers_flagged": 0.85, "evidence_precision": 0.93,
                             "rating_qwk": 0.8}),
-    ("criteria-heldout-3", {"pitfall_recall": 0.65, "pitfall_precision": 0.8,
-                            "wrong_numbers_flagged": 0.8, "evidence_precision": 0.95,
-                            "rating_qwk": 0.83}),
+    ("criteria-heldout-3", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
+                            "wrong_numbers_flagged": 0.9, "evidence_precision": 0.95,
+                            "rating_qwk": 0.85}),
+    ("criteria-heldout-4", {"pitfall_recall": 0.65, "pitfall_precision": 0.85,
+                            "wrong_numbers_flagged": 0.8, "evidence_precision": 0.93,
+                            "rating_qwk": 0.8}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
