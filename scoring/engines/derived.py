@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from scoring.engines.numbers import Calculation, Quantity, format_number
+from scoring.engines.numbers import Calculation, Quantity, format_number, unit_label
 
 # Between the two figures of a comparison ("7ms vs 12ms", "from 12ms to 7ms", "7ms compared
 # with 12ms", "7ms against 12ms", "7ms on TensorRT versus 12ms on TorchServe").
@@ -134,7 +134,7 @@ def _error_budgets(text: str, quantities: list[Quantity]) -> list[Calculation]:
             flagged.append(Calculation(
                 text=text[objective.start : budget.end], start=objective.start, end=budget.end,
                 stated=budget.written, actual=wanted / scale, kind="derived",
-                unit=_written_unit(budget),
+                unit=unit_label(budget),
                 expression=f"(100 - {format_number(objective.value)})% of {window.text.strip()}"))
     return flagged
 
@@ -167,7 +167,7 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
         wanted = base.written * fraction
         flagged.append(Calculation(
             text=text[share.start : result.end], start=share.start, end=result.end,
-            stated=result.written, actual=wanted, kind="derived", unit=_written_unit(result),
+            stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
             expression=f"{format_number(share.value)}% of {format_number(base.written)}"))
     return flagged
 
@@ -182,12 +182,6 @@ _GAP_AFTER_RE = re.compile(r"\s*(?:over|above|more|higher|slower|too (?:high|slo
 _GAP_NAMED_BEFORE_RE = re.compile(r"(?:that's|that is|so|which is|i\.e\.)\s+(?:about|around|"
                                   r"roughly|~)?\s*$", re.IGNORECASE)
 _GAP_BETWEEN_RE = re.compile(r"^[^.;:!?\n\d]{0,40}$")
-
-
-def _written_unit(quantity: Quantity) -> str:
-    """The unit as the candidate wrote it ("ms" in "5ms"), for the feedback line."""
-    match = re.search(r"[A-Za-zµμ%/]+$", quantity.text)
-    return match.group(0) if match else quantity.unit
 
 
 def _differences(text: str, quantities: list[Quantity]) -> list[Calculation]:
@@ -219,7 +213,7 @@ def _differences(text: str, quantities: list[Quantity]) -> list[Calculation]:
         if wanted and abs(gap.written - wanted) > max(0.1 * wanted, 0.05):
             flagged.append(Calculation(
                 text=text[a.start : gap.end], start=a.start, end=gap.end, stated=gap.written,
-                actual=wanted, kind="derived", unit=_written_unit(gap),
+                actual=wanted, kind="derived", unit=unit_label(gap),
                 expression=f"{format_number(max(first, second))} - "
                            f"{format_number(min(first, second))}"))
     return flagged

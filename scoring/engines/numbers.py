@@ -658,7 +658,8 @@ _DISTRIBUTION_RE = re.compile(r"\bp\d{2,3}(?:\.\d+)?\b|percentile|median|\bmean\
 _SUM_SENTENCE_RE = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 
 
-def _unit_label(quantity: Quantity) -> str:
+def unit_label(quantity: Quantity) -> str:
+    """The unit as the candidate wrote it ("ms" in "5ms"), for feedback lines."""
     match = _QUANTITY_RE.match(quantity.text)
     if match and match.group("unit"):
         return match.group("unit")
@@ -796,5 +797,5 @@ def find_sum_claims(text: str, quantities: list[Quantity] | None = None,
             text=text[parts[0].start : total.end], start=parts[0].start, end=total.end,
             stated=stated, actual=sum(written),
             expression=" + ".join(format_number(round(v, 6)) for v in written),
-            kind="sum", unit=_unit_label(total)))
+            kind="sum", unit=unit_label(total)))
     return flagged

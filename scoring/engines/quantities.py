@@ -42,6 +42,7 @@ from scoring.engines.numbers import (
 )
 from scoring.engines.text import (
     GENERIC,
+    Token,
     tokenize,
 )
 from scoring.engines.verdicts import _verdict
@@ -108,15 +109,24 @@ def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSp
     wanted = _result_words(criterion)
     if not wanted:
         return False
+    clause = _clause_of(doc, quantity)
+    return clause is not None and any(
+        t.key in wanted and not t.negated for t in _clause_tokens(doc, clause))
+
+
+def _clause_of(doc: Document, quantity: Quantity) -> tuple[int, int] | None:
+    """The (start, end) of the clause a number is said in."""
     sentence = _sentence_of(doc, quantity.start)
     if sentence < 0:
-        return False
-    for start, end in _clause_spans(doc, sentence):
-        if start <= quantity.start < end:
-            first = bisect_left(doc.token_starts, start)
-            last = bisect_left(doc.token_starts, end)
-            return any(t.key in wanted and not t.negated for t in doc.tokens[first:last])
-    return False
+        return None
+    return next(((s, e) for s, e in _clause_spans(doc, sentence) if s <= quantity.start < e),
+                None)
+
+
+def _clause_tokens(doc: Document, clause: tuple[int, int]) -> list[Token]:
+    first = bisect_left(doc.token_starts, clause[0])
+    last = bisect_left(doc.token_starts, clause[1])
+    return doc.tokens[first:last]
 
 
 def restated(quantity: Quantity, given: list[Quantity]) -> bool:
@@ -457,13 +467,10 @@ def _stray_part(doc: Document, quantity: Quantity, criterion: CriterionSpec,
     here = doc.sentence_numbers.get(sentence, [])
     if len(here) < 3 or quantity not in breakdown_parts(doc.text, here, quantity.unit):
         return False
-    spans = _clause_spans(doc, sentence)
-    clause = next(((s, e) for s, e in spans if s <= quantity.start < e), None)
+    clause = _clause_of(doc, quantity)
     if clause is None:
         return True
-    first = bisect_left(doc.token_starts, clause[0])
-    last = bisect_left(doc.token_starts, clause[1])
-    words = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    words = {t.key for t in _clause_tokens(doc, clause) if t.content and not t.negated}
     own = topics.get(criterion.key, {})
     return not any(weight >= 1.0 and word in words for word, weight in own.items())
 
@@ -521,13 +528,8 @@ def _headroom_criterion(criterion: CriterionSpec) -> bool:
 
 
 def _clause_text(doc: Document, quantity: Quantity) -> str:
-    sentence = _sentence_of(doc, quantity.start)
-    if sentence < 0:
-        return ""
-    for start, end in _clause_spans(doc, sentence):
-        if start <= quantity.start < end:
-            return doc.text[start:end]
-    return ""
+    clause = _clause_of(doc, quantity)
+    return doc.text[clause[0] : clause[1]] if clause else ""
 
 
 def _unclaimed_counts(doc: Document, criterion: CriterionSpec,

@@ -372,15 +372,8 @@ _FRONTED_RE = re.compile(
 
 
 def _negate_fronted(text: str, tokens: list[Token]) -> None:
-    spans = [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
-             if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC]
-    if not spans:
-        return
-    starts = [start for start, _ in spans]  # in text order, not overlapping
-    for token in tokens:
-        index = bisect_right(starts, token.start) - 1
-        if index >= 0 and token.start < spans[index][1]:
-            token.negated = True
+    _negate_within(tokens, [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
+                            if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC])
 
 
 _NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "otherwise", "if",
@@ -424,15 +417,21 @@ def _negate_conceded(text: str, tokens: list[Token]) -> None:
         but = _BUT_RE.search(text, match.end(), match.end() + 160)
         if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()):
             spans.append((match.start(), but.start()))
+    _negate_within(tokens, spans)
+
+
+def _negate_within(tokens: list[Token], spans: list[tuple[int, int]]) -> None:
+    """Negate the tokens inside any of the spans: one pass, spans bisected (they may nest)."""
     if not spans:
         return
-    # One pass: spans in text order, tokens in text order.
-    spans.sort()
+    spans = sorted(spans)
     starts = [start for start, _ in spans]
+    reach: list[int] = []  # the furthest end of any span starting at or before each one
+    for _, end in spans:
+        reach.append(max(end, reach[-1]) if reach else end)
     for token in tokens:
         index = bisect_right(starts, token.start) - 1
-        if index >= 0 and any(start <= token.start < end
-                              for start, end in spans[max(0, index - 2) : index + 1]):
+        if index >= 0 and token.start < reach[index]:
             token.negated = True
 
 
