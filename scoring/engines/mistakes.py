@@ -49,18 +49,18 @@ class Clause:
     text: str
 
 
-def clauses(doc: Document) -> Iterator[tuple[int, Clause, str]]:
-    """(sentence index, clause, the whole sentence's text) for every clause of the answer."""
-    for index, sentence in enumerate(doc.sentences):
+def clauses(doc: Document) -> Iterator[tuple[Clause, str]]:
+    """(clause, the whole sentence's text) for every clause of the answer."""
+    for sentence in doc.sentences:
         text = doc.text[sentence.start : sentence.end]
         cut = 0
         for match in _CLAUSE_BREAK_RE.finditer(text):
             if match.start() > cut:
-                yield index, Clause(sentence.start + cut, sentence.start + match.start(),
-                                    text[cut : match.start()]), text
+                yield Clause(sentence.start + cut, sentence.start + match.start(),
+                             text[cut : match.start()]), text
             cut = match.end()
         if cut < len(text):
-            yield index, Clause(sentence.start + cut, sentence.end, text[cut:]), text
+            yield Clause(sentence.start + cut, sentence.end, text[cut:]), text
 
 
 def _denied_before(text: str, at: int, reach: int = 40) -> bool:
@@ -147,7 +147,7 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
     "if requests succeed, the platform is healthy"."""
     signals = _signals(criterion)
     spans: list[Span] = []
-    for _, clause, _sentence in clauses(doc):
+    for clause, _sentence in clauses(doc):
         text = clause.text
         enough = _SUFFICIENT_RE.search(text)
         if enough and _signal_at(text, signals) and (_NOTHING_MORE_RE.match(enough.group(0)) or (
@@ -191,7 +191,7 @@ def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
     about = f"{criterion.label} {criterion.checks}"
     action = _REVERT_RE if re.search(r"revert|roll ?back", about, re.IGNORECASE) else _PROMOTE_RE
     spans: list[Span] = []
-    for _, clause, _sentence in clauses(doc):
+    for clause, _sentence in clauses(doc):
         text = clause.text
         act = action.search(text)
         if not act:
@@ -230,7 +230,7 @@ _NO_REMEASURE_RE = re.compile(
 
 def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
-    for _, clause, _sentence in clauses(doc):
+    for clause, _sentence in clauses(doc):
         text = clause.text
         solved = _SOLVED_RE.search(text)
         if solved and re.search(r"\b(?:latency|problem|issue|slo|sla|budget|p9\d)\b", text, re.I) \
@@ -266,7 +266,7 @@ _INTENT_RE = re.compile(r"\b(?:i'd|i would|i will|i'll|we should|we'd|we will|we
 
 def _chases_utilisation(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
-    for index, sentence in enumerate(doc.sentences):
+    for sentence in doc.sentences:
         text = doc.text[sentence.start : sentence.end]
         push = _PUSH_RE.search(text)
         if not push or not _UTILISATION_RE.search(text) or _TAIL_RE.search(text) \
@@ -275,7 +275,6 @@ def _chases_utilisation(doc: Document, criterion: CriterionSpec) -> list[Span]:
         if _denied_before(text, push.start(), 25):
             continue
         spans.append(Span(sentence.start, sentence.end))
-        del index
     return spans
 
 
@@ -310,7 +309,7 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     if not figures:
         return []
     spans: list[Span] = []
-    for _, clause, sentence in clauses(doc):
+    for clause, sentence in clauses(doc):
         text = clause.text
         stated = [q for q in find_quantities(text)
                   if any(abs(q.written - value) <= 0.02 * value and (not unit or not q.unit
@@ -344,7 +343,7 @@ _MS_RE = re.compile(r"\d\s?(?:ms|milliseconds?)\b", re.IGNORECASE)
 
 def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
-    for _, clause, _sentence in clauses(doc):
+    for clause, _sentence in clauses(doc):
         text = clause.text
         if _AVERAGE_RE.search(text) and (_MS_RE.search(text) or _AVERAGE_AS_METRIC_RE.search(
                 text)) and not _AVERAGE_DOUBT_RE.search(text):
