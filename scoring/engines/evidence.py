@@ -62,6 +62,9 @@ class Pattern:
     numbers: tuple[Quantity, ...] = ()  # numbers the phrase states ("40 QPS"): all must appear
     approximate: tuple[bool, ...] = ()  # per number: the phrase says "~15ms" or "about 15ms"
     sequence: tuple[str, ...] = ()  # "room for", "audio-in": one content word, matched verbatim
+    # A rejection's subject, said before its negator ("GPU" in "GPU is never the bottleneck"):
+    # the negation scopes forward, so these words are not negated where the phrase is said.
+    subject: frozenset[str] = frozenset()
 
     @property
     def specific(self) -> bool:
@@ -84,12 +87,16 @@ def make_pattern(phrase: str) -> Pattern:
         if token.content and token.lower not in _NEGATORS and token.key not in keys:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
+    first_negator = next((i for i, t in enumerate(tokens) if t.lower in _NEGATORS), None)
+    subject = frozenset(t.key for t in tokens[:first_negator] if t.key in keys) \
+        if negative and first_negator else frozenset()
     numbers = tuple(find_quantities(phrase, spelled=False))  # "two zones" stays words
     approximate = tuple(bool(_APPROXIMATE_RE.search(phrase[: q.start])) for q in numbers)
     words = [t for t in tokens if not t.lower[0].isdigit()]
     sequence = (tuple(t.key for t in words)
                 if len(keys) == 1 and len(words) > 1 and not numbers and not negative else ())
-    return Pattern(tuple(keys), tuple(weights), negative, phrase, numbers, approximate, sequence)
+    return Pattern(tuple(keys), tuple(weights), negative, phrase, numbers, approximate, sequence,
+                   subject)
 
 
 _APPROXIMATE_RE = re.compile(
@@ -115,7 +122,8 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
     oppose: dict[int, dict[str, list[Token]]] = {}
     for key in pattern.keys:
         for token in _occurrences(doc, key):
-            bucket = agree if token.negated == pattern.negative else oppose
+            bucket = agree if token.negated == pattern.negative or (
+                key in pattern.subject and not token.negated) else oppose
             bucket.setdefault(token.sentence, {}).setdefault(key, []).append(token)
     if pattern.numbers:
         # A phrase that states a number only matches where that number is stated.

@@ -63,9 +63,16 @@ def clauses(doc: Document) -> Iterator[tuple[Clause, str]]:
             yield Clause(sentence.start + cut, sentence.end, text[cut:]), text
 
 
+# "If something's wrong, we revert": a condition, not a denial of what follows.
+_CONDITION_WRONG_RE = re.compile(
+    r"\b(?:something|anything|things?|it|that)(?:'s|’s| is| are| goes| go| looks?)\s+"
+    r"(?:\w+\s+)?wrong\b", re.IGNORECASE)
+
+
 def _denied_before(text: str, at: int, reach: int = 40) -> bool:
     """A denial in the words leading up to `at` (within the clause)."""
-    return bool(_DENIAL_RE.search(text[max(0, at - reach) : at]))
+    before = _CONDITION_WRONG_RE.sub(" ", text[max(0, at - reach) : at])
+    return bool(_DENIAL_RE.search(before))
 
 
 

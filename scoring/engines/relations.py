@@ -199,11 +199,113 @@ def portable_engines(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# A term of the subject defined wrongly: "burn rate is how fast the GPUs burn through their
+# power budget", "fragmentation is just another word for a leak", "shadow mode, where the new
+# model serves all the live traffic". Each term has the marks of common wrong definitions and
+# the marks of a right one; a definition with a wrong mark and no right mark is a wrong claim.
+@dataclass(frozen=True)
+class TermSense:
+    term: str  # regex for the term
+    wrong: str  # regex for what a wrong definition says
+    right: str  # regex for what a right definition says (vetoes the wrong mark)
+
+
+TERM_SENSES: tuple[TermSense, ...] = (
+    TermSense(r"burn[- ]rates?",
+              r"power|watts?|energy|electric\w*|dollars?|money|spend\w*|costs?|gpu|compute|"
+              r"thermal|heat",
+              r"error[- ]budget|budget of errors|slo|failures?|errors?|reliability"),
+    TermSense(r"error[- ]budgets?",
+              r"money|dollars?|\$|spend\w*|costs?|power|gpu hours?|headcount",
+              r"slo|failures?|errors?|unreliab\w*|allowed|downtime|bad (?:requests|minutes)"),
+    TermSense(r"saturation",
+              r"error[- ]rates?|errors?|5xx|crash\w*|how many requests fail",
+              r"full|capacity|queue\w*|utili[sz]\w*|headroom|how close|limit|memory|busy|"
+              r"resource"),
+    TermSense(r"shadow(?:ing|ed)?(?:\s+(?:mode|traffic|deployment|testing|launch))?",
+              r"serv\w* (?:all|every|the|real|live|most|some|a|\d+%?)\b[^.;]{0,25}"
+              r"(?:traffic|users|requests|customers)|(?:small|tiny) (?:share|slice|"
+              r"percentage|fraction)|\d+\s?% of (?:users|traffic|requests)|"
+              r"(?:old|previous|current) (?:model|version) (?:keeps? running|runs|sits|stays)"
+              r"[^.;]{0,20}(?:background|standby|reserve)",
+              r"cop(?:y|ies|ied)|mirror\w*|duplicat\w*|discard\w*|thrown away|throw\w* away|"
+              r"not (?:served|returned|shown)|never (?:served|returned|shown|reach\w*)|"
+              r"(?:no|without) (?:user|customer)s? (?:see|seeing|impact)|compare\w*|"
+              r"side by side|in parallel|alongside|logged"),
+    TermSense(r"canary(?:\s+(?:release|rollout|deployment|deploy|test|testing))?",
+              r"(?:all|100\s?%|the whole|every)\s+(?:of\s+)?(?:the\s+)?(?:traffic|users|"
+              r"requests)|cop(?:y|ies) of (?:the )?traffic|mirror\w*|no (?:real )?users|offline|"
+              r"staging|test environment|synthetic",
+              r"small|tiny|few|fraction|subset|slice|percent|\d+\s?%|some (?:of the )?(?:users|"
+              r"traffic|requests)|portion|share"),
+    TermSense(r"(?:memory\s+)?fragmentation",
+              r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model",
+              r"contiguous|split|scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
+              r"allocat\w*|unusable|broken up|small blocks"),
+    TermSense(r"(?:kernel\s+)?launch\s+overhead",
+              r"start-?up|once\b|cop(?:y|ying|ies) (?:the )?(?:model )?weights|load(?:ing)? "
+              r"(?:the )?(?:model|weights)|cold start|warm-?up|then it'?s gone|boot",
+              r"per (?:call|batch|request|inference|kernel|launch|step)|every (?:call|batch|"
+              r"request|inference|kernel|launch|time)|each (?:call|batch|request|inference|"
+              r"kernel|launch)|fixed|regardless|no matter|cpu"),
+    TermSense(r"intra[- ]?op(?:\s+(?:parallelism|threads?))?",
+              r"(?:many|multiple|several|concurrent|parallel|different|more)\s+(?:incoming\s+)?"
+              r"requests|across (?:the )?(?:worker|process|replica|instance)\w*|adding workers|"
+              r"more workers|number of workers|worker processes",
+              r"inside|within|single (?:op|operator|request|matrix)|one (?:op|operator|request|"
+              r"matrix)|each (?:op|operator)|(?:an|one|a single) (?:op|operator)|matmul|"
+              r"matrix|kernel"),
+    TermSense(r"bake(?:\s+(?:window|period|time))?|soak(?:\s+(?:window|period|time))?",
+              r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
+              r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up",
+              r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
+    TermSense(r"jitter",
+              r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:processing\s+)?"
+              r"(?:time|latency|delay)|throughput|packet loss",
+              r"variation|variance|varies|vary\w*|spread|fluctuat\w*|inconsisten\w*|"
+              r"differen\w*|swing|unpredictab\w*|std|deviation|irregular"),
+)
+
+_DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
+            r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
+            r"stands\s+for|is\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+word\s+"
+            r"for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
+            r",\s*(?:which|that)\s+(?:is|are|means)|,?\s*where|\(|:|-|—)")
+_DEFINITION_RES = tuple(
+    (sense, re.compile(rf"\b(?P<term>{sense.term})\b\s*(?:for\s+me\s+|here\s+|to\s+me\s+)?"
+                       rf"{_DEFINES}(?P<body>[^.;!?\n()—]{{0,140}})", re.IGNORECASE))
+    for sense in TERM_SENSES)
+_DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather than|instead of)"
+                                   r"\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
+    """A term defined with a wrong sense's mark and none of the right sense's."""
+    found: list[WrongClaim] = []
+    lowered = text.lower()
+    for sense, regex in _DEFINITION_RES:
+        if not re.search(sense.term, lowered):
+            continue
+        for match in regex.finditer(text):
+            # The definition ends at a dash that closes an aside ("burn rate - by which I
+            # mean ... - with the slow burn paging").
+            body = re.split(r"\s[-–]\s", match.group("body"), maxsplit=1)[0]
+            wrong = re.search(rf"\b(?:{sense.wrong})\b", body, re.IGNORECASE)
+            if wrong is None or re.search(rf"\b(?:{sense.right})\b", body, re.IGNORECASE):
+                continue
+            if _DEFINITION_DENIAL_RE.search(body[: wrong.start()]):
+                continue  # "fragmentation is not a leak"
+            end = match.start("body") + wrong.end()
+            found.append(WrongClaim(Span(match.start(), end), sentence_of(match.start()),
+                                    "definition"))
+    return found
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
     """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
               *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of),
-              *portable_engines(text, sentence_of)]
+              *portable_engines(text, sentence_of), *wrong_definitions(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 
@@ -213,11 +315,13 @@ _UNIVERSAL_RE = re.compile(
     r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|every\s+time|"
     r"under\s+any|irrespective|unconditionally|in\s+all\s+situations|than\s+anything(?:\s+else)?|"
     r"(?:on|for|with|across)\s+(?:basically\s+|almost\s+|pretty\s+much\s+|nearly\s+)?every\s+"
-    r"(?:model|workload|case|benchmark)|"
+    r"(?:model|workload|case|benchmark|team|service|use\s+case|project|product)|"
+    r"(?:platform|company|org)[- ]wide\s+default|default\s+for\s+(?:every|all)\b|"
     r"(?:is|it's)\s+(?:just|simply)\s+(?:the\s+)?(?:faster|better|quicker)|obvious\s+(?:pick|"
     r"choice)|no-?brainer|by\s+definition)\b", re.IGNORECASE)
 _COMPARATIVE_RE = re.compile(
     r"\b(?:faster|quicker|better|wins?|superior|lower\s+latency|the\s+right\s+choice|"
+    r"(?:platform|company|org)[- ]wide|(?:the\s+)?(?:platform\s+)?default|standardi[sz]e|"
     r"the\s+best|obvious\s+(?:pick|choice)|no-?brainer|beats?|outperforms?)\b", re.IGNORECASE)
 _HEDGE_RE = re.compile(
     r"\b(?:not\s+always|isn't\s+always|aren't\s+always|never\s+always|unless|except|but\s+the|"

@@ -94,6 +94,11 @@ _BACKWARD_DISMISSALS = (
     # "fragmentation goes away under TensorRT": the point is waved off, not made.
     ("goes", "away"), ("go", "away"), ("went", "away"), ("disappears",), ("vanishes",),
     ("non", "issue"), ("not", "an", "issue"), ("isn't", "an", "issue"), ("never", "an", "issue"),
+    # "accuracy is checked offline, it doesn't need monitoring", "a luxury we can skip".
+    ("it", "doesn't", "need"), ("that", "doesn't", "need"), ("luxury",), ("mostly", "process"),
+    ("just", "process"), ("nothing", "worth"), ("leave", "that", "off"), ("leave", "it", "off"),
+    ("leave", "it", "out"), ("leave", "that", "out"), ("wouldn't", "bother"),
+    ("won't", "bother"), ("don't", "bother"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -353,7 +358,7 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
             window = [i] + [j for j in range(i + 1, min(len(tokens), i + size + 3))
                             if tokens[j].lower not in _INNER_ADVERBS][: size - 1]
             if len(window) == size and tuple(tokens[j].lower for j in window) == pattern:
-                _negate_backward(text, tokens, i)
+                _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS)
                 if i and tokens[i - 1].lower in _ANAPHORS:
                     # "Same for a per-stage breakdown, that's overkill": "that" points back
                     # over the comma at the clause before.
@@ -388,7 +393,15 @@ _NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "other
 _CONCESSION_RE = re.compile(
     r"\b(?:but|however|though)\b,?\s+(?:[^.;!?\n]{0,40}?)\b(?:"
     r"(?:that|it|this|they)(?:'s|'re| is| are) (?:just|only|simply|basically|mostly|really) "
-    r"(?:a|an|one|the|some|noise|overhead|detail|cosmetic)|"
+    r"(?:a|an|one|the|some|noise|overhead|detail|cosmetic|process|paperwork|bureaucracy|"
+    r"ceremony|theatre|theater|box-ticking)|"
+    # "but that's nothing worth worrying about", "but that's a CI problem, not a serving one".
+    r"(?:that|it|this)(?:'s| is) nothing\b|nothing (?:worth|to (?:worry|lose sleep))|"
+    r"(?:that|it|this)(?:'s| is) (?:a|an) (?:ci|ops|process|tooling|pipeline|build|later|"
+    r"solved|someone else's|different team's) (?:problem|concern|issue|question)|"
+    r"(?:that|it|this)(?:'s| is) (?:a )?luxury|"
+    r"(?:i|we) (?:wouldn't|won't|don't|would not) (?:really )?(?:weigh|count|factor|sweat|"
+    r"lose sleep)|"
     r"(?:i|we) (?:don't|do not|wouldn't|would not) (?:really |honestly |actually )?"
     r"(?:think (?:it's|it is|that's|they're|we need)|buy|bother|need|care)|"
     r"(?:not|isn't|aren't) (?:really |actually )?(?:worth|needed|necessary|a (?:real |big )?"
@@ -469,7 +482,8 @@ def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
 _ALTERNATIVE_TO = {"instead": "of", "rather": "than"}
 
 
-_ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's"])
+_ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "it", "that",
+                       "this", "they"])
 
 
 def _negate_backward(text: str, tokens: list[Token], index: int,

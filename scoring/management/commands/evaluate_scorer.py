@@ -78,15 +78,22 @@ class Command(BaseCommand):
         totals: list[float] = []
         scores: list[float] = []
         kinds: list[str] = []
+        # The costliest error of a practice tool: a top rating for an answer graders put lower.
+        below_4_rated_4: list[str] = []
         matched = 0
         for number, row in enumerate(rows, start=2):
             scores.append(self._score_of(row, number, path))
             spec, from_bank = self._spec_for(row, bank_specs, number, path)
             matched += from_bank
-            totals.append(engine.score(spec, row["answer"] or "").total)
+            outcome = engine.score(spec, row["answer"] or "")
+            totals.append(outcome.total)
             kinds.append((row.get("kind") or "").strip() or "all")
+            if outcome.rating == 4 and scores[-1] < 4:
+                below_4_rated_4.append(row.get("id") or f"line {number}")
         report = agreement_report(totals, scores, kinds)
         report["matched"] = matched
+        report["graded_below_4_rated_4"] = len(below_4_rated_4)
+        report["graded_below_4_rated_4_ids"] = below_4_rated_4
         report["mode"] = "reference-only" if options["reference_only"] else "rubric"
         report["engine"] = name
         self.stdout.write(json.dumps(report))
