@@ -91,7 +91,8 @@ _SIGNAL_KIN = {
 _SUFFICIENT_RE = re.compile(
     r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
     r"have to watch)|the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
-    r"(?:is|are) what matters|that matters|only (?:thing|signal|metric) (?:that )?matters|"
+    r"(?:is|are) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
+    r"only (?:thing|signal|metric) (?:that )?matters|"
     r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|that|"
     r"everything|any|slow|leaks?|it all)|will catch|would catch|keep (?:it|things|the \w+) "
     r"simple|the one (?:thing|signal|metric) (?:that )?matters|(?:wouldn't|won't|don't need to|"
@@ -107,7 +108,8 @@ _HEALTHY_IF_RE = re.compile(
     r"\b(?:if|as long as|so long as|when)\b(?P<cond>[^.;:]{0,60}?)[, ]+(?:then\s+)?"
     r"(?:it's|it is|we're|we are|the \w+ is|the \w+ are|that's|everything is|all is|"
     r"things are|you're|i'd call it|it's safe to|we can|i'd|you can)?\s*"
-    r"(?P<fine>fine|healthy|ok|okay|good|safe|working|alright|all good|green|promote|ship)\b",
+    r"(?P<fine>fine|healthy|ok|okay|good|safe|working|alright|all good|green|promote|ship|"
+    r"doing (?:its|their) job)\b",
     re.IGNORECASE)
 _CONDITION_OK_RE = re.compile(
     r"\b(?:succeed\w*|no (?:errors?|5xx\w*|failures?)|(?:isn't|aren't|not|doesn't|don't)\s+"
@@ -180,16 +182,22 @@ _HASTE_RE = re.compile(
     r"as soon as|the moment|the minute|first (?:few )?(?:minutes?|dashboard|look|refresh|"
     r"data ?points?|numbers|graphs?|glance)|no need to wait|don't need to wait|no point "
     r"(?:in )?waiting|without waiting|skip(?:ping)? the (?:bake|wait|soak)|"
+    r"after (?:just )?(?:a|one|two|a couple of|a few|a minute or) (?:minutes?|mins?|two)|"
+    r"(?:don't|do not|wouldn't) (?:really )?(?:think )?(?:we |you )?need to (?:wait|sit|hang)|"
     r"waiting (?:around )?(?:\w+ )?(?:delays|slows|wastes|costs))\b", re.IGNORECASE)
 _PROMOTE_RE = re.compile(
     r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
-    r"wide)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|decid\w*|call it|flip\w*|"
+    r"wide)|go(?:ing)? (?:up )?to \d+\s?%|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
+    r"decid\w*|evaluat\w*|assess\w*|call it|flip\w*|"
     r"go live|cut over)\b", re.IGNORECASE)
 _REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback\w*|undo\w*)\b",
                         re.IGNORECASE)
 _UNAFFECTED_RE = re.compile(r"\b(?:(?:isn't|is not|aren't|not) (?:\w+ )?affected|unaffected|"
                             r"doesn't (?:affect|change|slow|delay)|no effect on)\b", re.IGNORECASE)
 _INSTANT_RE = re.compile(r"\b(?:immediate|instant|instantaneous)\b", re.IGNORECASE)
+# A rollback in the data plane (mesh weights, a Rollouts abort) is instant; Git is not.
+_DATA_PLANE_RE = re.compile(r"\b(?:data[- ]plane|abort\w*|(?:mesh|canary|traffic) weights?|"
+                            r"weights? (?:back|to zero)|no git round[- ]trip)\b", re.IGNORECASE)
 
 
 def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
@@ -205,6 +213,8 @@ def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
             continue
         haste = _HASTE_RE.search(text)
         if action is _REVERT_RE:
+            if _DATA_PLANE_RE.search(text):
+                continue  # "aborting drops the canary weight within seconds" is instant
             haste = haste or _UNAFFECTED_RE.search(text) or _INSTANT_RE.search(text)
             if haste and _UNAFFECTED_RE.match(text, haste.start()):
                 spans.append(Span(clause.start, clause.end))
@@ -289,11 +299,14 @@ def _chases_utilisation(doc: Document, criterion: CriterionSpec) -> list[Span]:
 _APPROVE_RE = re.compile(
     r"\b(?:is|are|looks?|seems?|sounds?)\s+(?:\w+\s+)?(?:fine|ok|okay|good|right|correct|"
     r"enough|sufficient|acceptable|reasonable|plausible|realistic|solid|close enough|"
-    r"about right)\b|\b(?:holds? up|checks? out|sign(?:ing)? off|go(?:ing)? with|stick(?:ing)? "
+    r"about right)\b|\b(?:isn't|is not|not) (?:that )?(?:crazy|bad|terrible|far off|a big deal)\b|"
+    r"\b(?:holds? up|checks? out|sign(?:ing)? off|go(?:ing)? with|stick(?:ing)? "
     r"with|keep(?:ing)?|plan(?:ning)? (?:on|with|around|for)|trust(?:ing)?|tak(?:e|ing) "
     r"(?:it|that|them|their)|use(?:s|d|ing)?|budget(?:ing)? for|order(?:ing)?|buy(?:ing)?|"
     r"approv\w*|accept\w*|(?:comfortable|happy|fine|ok|okay|confident) with|"
-    r"(?:going|goes|send\w*) to procurement|tak(?:e|ing) (?:~|about |around |roughly )?(?=\d))"
+    r"(?:going|goes|send\w*) to procurement|(?:headroom|buffer|margin) is (?:already )?(?:built|"
+    r"baked) in\w*|(?:we're|we are|that's) covered|"
+    r"tak(?:e|ing) (?:~|about |around |roughly )?(?=\d))"
     r"(?:\b|(?=\d))", re.IGNORECASE)
 
 
@@ -311,6 +324,13 @@ def _doubted_figures(criterion: CriterionSpec) -> tuple[tuple[float, str], ...]:
     return tuple(seen)
 
 
+# The design in doubt shipped unchanged: "I'd get it out the door on CPU as it is".
+_AS_IS_RE = re.compile(
+    r"\b(?:ship|launch|go live|get (?:it|this) out|out the door|deploy|release|roll (?:it )?out|"
+    r"keep|run|sign)\w*\b[^.;:]{0,40}?\b(?:as it is|as-is|as designed|as planned|unchanged|"
+    r"as it stands)\b", re.IGNORECASE)
+
+
 def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     figures = _doubted_figures(criterion)
     if not figures:
@@ -318,6 +338,11 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
     for clause, sentence in clauses(doc):
         text = clause.text
+        as_is = _AS_IS_RE.search(text)
+        if as_is and not _denied_before(text, as_is.start(), 30) \
+                and not re.search(r"\b(?:if|unless|whether)\b", text[: as_is.start()], re.I):
+            spans.append(Span(clause.start, clause.end))
+            continue
         stated = [q for q in find_quantities(text)
                   if any(abs(q.written - value) <= 0.02 * value and (not unit or not q.unit
                                                                      or q.unit == unit)
@@ -334,7 +359,10 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
 
 
 # A latency target stated as an average ("meaning on average a request comes back in 10ms").
-_AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?)\b", re.IGNORECASE)
+_AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?(?!\s+~?\d)|"
+                         r"add(?:ing)? (?:up|together) (?:all )?(?:the |their )?"
+                         r"(?:times|latenc\w+)|"
+                         r"divid\w* by the (?:count|number of requests))\b", re.IGNORECASE)
 _AVERAGE_DOUBT_RE = re.compile(
     r"\b(?:hides?|hiding|mask\w*|mislead\w*|lies?|lying|instead|rather|only|while|whereas|even|"
     r"but|tail|worst|outliers?|skew\w*|stutter\w*|spread|not|never|n't|vs\.?|versus|compared)\b"

@@ -124,7 +124,11 @@ def unsupported_count(doc: Document) -> Quantity | None:
     it: no rate per machine, no arithmetic, no described calculation step."""
     if doc.calculations or doc.operations or doc.implied:
         return None
-    if any("/" in q.unit or q.unit in {"qps", "token/s"} for q in doc.quantities):
+    # A basis is a rate per machine ("12 QPS a card", "120 tokens/s per T4"); the load restated
+    # from the question ("55 T4s for 30k QPS") is not one.
+    rates = [q.value for q in doc.quantities if q.unit in {"qps", "token/s"}]
+    if any("/" in q.unit for q in doc.quantities) or (
+            rates and min(rates) < 0.2 * max(rates)):
         return None
     return next((q for q in doc.quantities if q.unit in _COUNT_UNITS), None)
 

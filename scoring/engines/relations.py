@@ -260,7 +260,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up",
               r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
     TermSense(r"jitter",
-              r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:processing\s+)?"
+              r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:[\w-]+\s+){0,2}?"
               r"(?:time|latency|delay)|throughput|packet loss",
               r"variation|variance|varies|vary\w*|spread|fluctuat\w*|inconsisten\w*|"
               r"differen\w*|swing|unpredictab\w*|std|deviation|irregular"),

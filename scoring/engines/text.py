@@ -98,7 +98,10 @@ _BACKWARD_DISMISSALS = (
     ("it", "doesn't", "need"), ("that", "doesn't", "need"), ("luxury",), ("mostly", "process"),
     ("just", "process"), ("nothing", "worth"), ("leave", "that", "off"), ("leave", "it", "off"),
     ("leave", "it", "out"), ("leave", "that", "out"), ("wouldn't", "bother"),
-    ("won't", "bother"), ("don't", "bother"),
+    ("won't", "bother"), ("don't", "bother"), ("small", "stuff"), ("doesn't", "register"),
+    ("scarier", "than"), ("live", "without", "that"), ("live", "without", "it"),
+    ("do", "without", "it"), ("do", "without", "that"), ("wouldn't", "do", "that"),
+    ("skip", "that"), ("drop", "that"), ("drop", "it"), ("ignore", "that"), ("bookkeeping",),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -358,8 +361,12 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
             window = [i] + [j for j in range(i + 1, min(len(tokens), i + size + 3))
                             if tokens[j].lower not in _INNER_ADVERBS][: size - 1]
             if len(window) == size and tuple(tokens[j].lower for j in window) == pattern:
-                _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS)
-                if i and tokens[i - 1].lower in _ANAPHORS:
+                # "Error budgets and burn rates, overkill for one service": a dismissal
+                # that opens its clause points back over the comma.
+                opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i])
+                _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS
+                                 or pattern[-1] in _ANAPHORS or opens_clause)
+                if _anaphor_before(tokens, i):
                     # "Same for a per-stage breakdown, that's overkill": "that" points back
                     # over the comma at the clause before.
                     _negate_backward(text, tokens, i - 1, skip_break=True)
@@ -371,14 +378,22 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
 
 # "Accuracy I wouldn't monitor in prod": the object said first, then rejected.
 _FRONTED_RE = re.compile(
-    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
-    r"don't|do not|would not|will not|never|'d not|'d skip|would skip|can skip)\b",
+    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,6}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
+    r"don't|do not|would not|will not|never|'d not|'d skip|would skip|can skip|'d leave out|"
+    r"would leave out|'d drop|'d ignore|can ignore|can drop|can live without)\b",
     re.IGNORECASE)
 
 
+# "I'd leave word error rate out of production monitoring": what is left out.
+_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,5}?)out\b",
+                          re.IGNORECASE)
+
+
 def _negate_fronted(text: str, tokens: list[Token]) -> None:
-    _negate_within(tokens, [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
-                            if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC])
+    spans = [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
+             if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC]
+    spans += [(m.start("what"), m.end("what")) for m in _LEFT_OUT_RE.finditer(text)]
+    _negate_within(tokens, spans)
 
 
 _NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "otherwise", "if",
@@ -400,6 +415,8 @@ _CONCESSION_RE = re.compile(
     r"(?:that|it|this)(?:'s| is) (?:a|an) (?:ci|ops|process|tooling|pipeline|build|later|"
     r"solved|someone else's|different team's) (?:problem|concern|issue|question)|"
     r"(?:that|it|this)(?:'s| is) (?:a )?luxury|"
+    r"(?:that|it|this)(?:'s| is) (?:only |just |basically )?(?:sub-?millisecond|negligible|tiny|"
+    r"trivial|a rounding error|peanuts)|"
     r"(?:i|we) (?:wouldn't|won't|don't|would not) (?:really )?(?:weigh|count|factor|sweat|"
     r"lose sleep)|"
     r"(?:i|we) (?:don't|do not|wouldn't|would not) (?:really |honestly |actually )?"
@@ -486,11 +503,23 @@ _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "i
                        "this", "they"])
 
 
+def _anaphor_before(tokens: list[Token], index: int) -> bool:
+    """"that's overkill", "I think that's a luxury", "it's honestly just noise": a pronoun a few
+    words before the dismissal, in its sentence, points back at what it dismisses."""
+    for j in range(index - 1, max(-1, index - 4), -1):
+        if tokens[j].sentence != tokens[index].sentence:
+            return False
+        if tokens[j].lower in _ANAPHORS:
+            return True
+    return False
+
+
 def _negate_backward(text: str, tokens: list[Token], index: int,
                      skip_break: bool = False) -> None:
     for j in range(index - 1, max(-1, index - 16), -1):
         if _breaks_between(text, tokens[j], tokens[j + 1]):
-            if skip_break and "," in text[tokens[j].end : tokens[j + 1].start]:
+            between = text[tokens[j].end : tokens[j + 1].start]
+            if skip_break and ("," in between or ";" in between):
                 skip_break = False
                 tokens[j].negated = True
                 continue
