@@ -91,9 +91,15 @@ def criterion_subject(criterion: CriterionSpec, alternatives: tuple[str, ...]) -
         return ""
     cache_key = (criterion.key, criterion.label, criterion.checks, alternatives)
     if cache_key not in _CRITERION_SUBJECTS:
-        text = re.sub(r"\([^()]*\)", " ", f"{criterion.label}. {criterion.checks}")
-        tokens = tokenize(text)
-        named = [a for a in alternatives if _mentions(tokens, a)]
+        # The label says whose point it is ("Covers TorchServe's versioning (and TensorRT's
+        # extra hop)"); the checks, which may name the other tool in passing, only when the
+        # label names neither.
+        named: list[str] = []
+        for text in (criterion.label, f"{criterion.label}. {criterion.checks}"):
+            tokens = tokenize(re.sub(r"\([^()]*\)", " ", text))
+            named = [a for a in alternatives if _mentions(tokens, a)]
+            if named:
+                break
         _CRITERION_SUBJECTS[cache_key] = named[0] if len(named) == 1 else ""
     return _CRITERION_SUBJECTS[cache_key]
 
@@ -142,6 +148,37 @@ def _subject_before(doc: Document, index: int, alternatives: tuple[str, ...]) ->
     return ""
 
 
+# A sentence that lacks or contrasts something is not a claim that its one named tool has it:
+# "TensorRT has no Python handlers" says TorchServe's point the right way round.
+_CONTRAST_RE = re.compile(
+    r"\b(?:no|not|never|without|lacks?|lacking|missing|unlike|whereas|instead|rather|than|"
+    r"both|either|neither|vs\.?|versus|compared|can't|cannot|n't)\b|n't\b",
+    re.IGNORECASE)
+
+
+_SUBJECT_SLOT = 3  # tokens from the sentence's start
+
+
+def _sentence_subject(doc: Document, index: int, alternatives: tuple[str, ...]) -> str:
+    """The alternative a sentence is about when it names exactly one, before the claim at
+    `index`, and sets nothing against it: "TensorRT, on the other hand, is the serving side:
+    it gives you Python handlers" says the handlers of TensorRT."""
+    sentence = doc.tokens[index].sentence
+    if not 0 <= sentence < len(doc.sentences):
+        return ""
+    span = doc.sentences[sentence]
+    tokens = [t for t in doc.tokens[: index] if t.sentence == sentence]
+    # Named as what the sentence is about: among its first words ("TensorRT, on the other
+    # hand, is ..."), not in passing ("my pick is Triton with the TensorRT backend").
+    named = {a for a in alternatives if any(i < _SUBJECT_SLOT for i in _mentions(tokens, a))}
+    later = [t for t in doc.tokens[index:] if t.sentence == sentence]
+    if len(named) != 1 or any(_mentions(later, a) for a in alternatives if a not in named):
+        return ""
+    if _CONTRAST_RE.search(doc.text[span.start : span.end]):
+        return ""
+    return next(iter(named))
+
+
 def _attributed(doc: Document, evidence: Evidence, subject: str,
                 alternatives: tuple[str, ...]) -> tuple[Evidence, list[Span]]:
     """The evidence without phrases said of another alternative, and those phrases' spans."""
@@ -151,6 +188,8 @@ def _attributed(doc: Document, evidence: Evidence, subject: str,
     for pattern, match in evidence.hits:
         first = min((starts[s.start] for s in match.spans if s.start in starts), default=None)
         said_of = _subject_before(doc, first, alternatives) if first is not None else ""
+        if not said_of and first is not None:
+            said_of = _sentence_subject(doc, first, alternatives)
         if said_of and said_of != subject:
             wrong.extend(match.spans)
         else:

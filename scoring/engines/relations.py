@@ -77,11 +77,12 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
 
 
 _PERCENTILE_RE = re.compile(
-    r"\b(?P<a>p(?P<na>\d{2}(?:\.\d+)?)|median|average|mean)\b[^.;:!?]{0,30}?"
-    r"\b(?P<rel>lower|less|below|under|smaller|faster|higher|more|above|over|greater|bigger|"
-    r"slower|larger)\s+than\s+(?:the\s+|its\s+|our\s+)?"
+    r"\b(?P<a>p(?P<na>\d{2}(?:\.\d+)?)|median|average|mean)\b[^.;:!?]{0,60}?"
+    r"\b(?:(?P<rel>lower|less|smaller|faster|higher|more|greater|bigger|slower|larger|below|"
+    r"under|above|over)\s+than|(?P<rel2>below|under|above|over))\s+(?:the\s+|its\s+|our\s+)?"
     r"(?P<b>p(?P<nb>\d{2}(?:\.\d+)?)|median|average|mean)\b", re.IGNORECASE)
 _LOW_WORDS = frozenset(["lower", "less", "below", "under", "smaller", "faster"])
+# "p99 above 15ms for 5 minutes" compares with a threshold, not with another percentile.
 
 
 def _rank(name: str, number: str | None) -> float:
@@ -99,7 +100,10 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         b = _rank(match.group("b"), match.group("nb"))
         if a == b:
             continue
-        says_lower = match.group("rel").lower() in _LOW_WORDS
+        between = text[match.end("a") : match.start("b")]
+        if re.search(r"\bp\d{2}\b|\bmedian\b|\bif\b|\bwhen\b|\d", between, re.IGNORECASE):
+            continue  # a figure, another percentile or a condition in between: not one order
+        says_lower = (match.group("rel") or match.group("rel2")).lower() in _LOW_WORDS
         if (a > b and says_lower) or (a < b and not says_lower):
             found.append(WrongClaim(Span(match.start(), match.end()),
                                     sentence_of(match.start()), "percentile"))
@@ -115,11 +119,12 @@ _BATCH_DOWN_RE = re.compile(
     r"(?:\s+sizes?)?)\b", re.IGNORECASE)
 # What the batch change is said to do, in the same clause.
 _EFFECT_RE = re.compile(
-    r"\b(?P<dir>lower\w*|reduc\w*|cut\w*|decreas\w*|shrink\w*|improv\w*|less|drop\w*|"
+    r"\b(?P<dir>lower\w*|reduc\w*|cut\w*|decreas\w*|shrink\w*|improv\w*|help\w*|less|drop\w*|"
     r"rais\w*|increas\w*|add\w*|grow\w*|hurt\w*|more|higher|worsen\w*|inflat\w*)\s+"
     r"(?:the\s+|our\s+|tail\s+|your\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
     r"delay\w*|throughput|utili[sz]ation)\b", re.IGNORECASE)
-_DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "less", "drop")
+_DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "help", "less",
+                 "drop")
 # The effect said after what it acts on: "latency actually drops", "p99 goes down".
 _EFFECT_AFTER_RE = re.compile(
     r"\b(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:\w+\s+){0,2}?"
@@ -130,6 +135,16 @@ _FALLS = ("fall", "goes down", "go down", "gets better", "get better", "gets low
           "get lower", "gets shorter", "get shorter")
 _CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
                             re.IGNORECASE)
+
+
+# The effect said first: "queueing delay goes down as batch size goes up".
+_EFFECT_AS_BATCH_RE = re.compile(
+    r"\b(?:p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?P<dir>goes\s+down|go\s+down|drops?|falls?|decreases?|shrinks?|improves?|gets?\s+"
+    r"(?:better|lower|shorter)|goes\s+up|go\s+up|rises?|grows?|increases?)\s+(?:as|when|if|with)\s+"
+    r"(?:the\s+|our\s+)?(?:batch(?:es)?(?:\s+sizes?)?\s+(?P<bdir>goes\s+up|go\s+up|grows?|"
+    r"increases?|gets?\s+(?:bigger|larger)|goes\s+down|go\s+down|shrinks?|decreases?|gets?\s+"
+    r"smaller)|(?P<bsize>bigger|larger|smaller)\s+batch\w*)", re.IGNORECASE)
 
 
 def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
@@ -146,7 +161,7 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
             if effect is None:
                 continue
             lowers = effect.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS)
-            improves = effect.group("dir").lower().startswith("improv")
+            improves = effect.group("dir").lower().startswith(("improv", "help"))
             what = effect.group("what").lower()
             if what in {"throughput"} or what.startswith("utili"):
                 # Bigger batches raise throughput; "improve" is the right way for both.
@@ -157,6 +172,16 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
             if wrong:
                 found.append(WrongClaim(Span(match.start(), effect.end()),
                                         sentence_of(match.start()), "batch"))
+    for match in _EFFECT_AS_BATCH_RE.finditer(text):
+        falls = match.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS + ("improv", "get"))
+        falls = falls and not re.match(r"gets?\s+(?:worse|higher|longer)", match.group("dir"), re.I)
+        grows = (match.group("bdir") or "").lower().startswith(("goes up", "go up", "grow",
+                                                                 "increas", "get")) \
+            and not re.search(r"smaller", match.group("bdir") or "", re.I) \
+            or (match.group("bsize") or "").lower() in {"bigger", "larger"}
+        if falls == grows:  # latency falling as batches grow, or rising as they shrink
+            found.append(WrongClaim(Span(match.start(), match.end()),
+                                    sentence_of(match.start()), "batch"))
     return found
 
 
@@ -259,6 +284,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
               r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up",
               r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
+    TermSense(r"p50|median",
+              r"(?:the\s+)?(?:slow(?:est)?\s+(?:half|tail|requests)|tail|stricter|worst|"
+              r"catch\w*\s+the\s+slow)",
+              r"typical|middle|half of (?:the )?requests (?:are|finish|come)|midpoint"),
     TermSense(r"jitter",
               r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:[\w-]+\s+){0,2}?"
               r"(?:time|latency|delay)|throughput|packet loss",
