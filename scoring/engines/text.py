@@ -340,6 +340,23 @@ def _dismissals_by_first_word() -> dict[str, tuple[tuple[str, ...], ...]]:
 _DISMISSALS_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 
+def _dismissal_window(tokens: list[Token], index: int,
+                      pattern: tuple[str, ...]) -> list[int] | None:
+    """The tokens that say a dismissal from `index`, adverbs inside it skipped ("isn't really
+    needed"), unless the pattern asks for that word ("live without that")."""
+    window = [index]
+    j = index + 1
+    limit = min(len(tokens), index + len(pattern) + 3)
+    while len(window) < len(pattern) and j < limit:
+        word = tokens[j].lower
+        if word == pattern[len(window)]:
+            window.append(j)
+        elif word not in _INNER_ADVERBS:
+            return None
+        j += 1
+    return window if len(window) == len(pattern) else None
+
+
 def _mark_negation(text: str, tokens: list[Token]) -> None:
     """Flag tokens a negator or dismissal puts out of the candidate's claim. One pass over the
     tokens: dismissals are looked up by their first word, not tried at every token."""
@@ -356,11 +373,9 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
             _negate_forward(text, tokens, i + 1)
     for i, token in enumerate(tokens):
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
-            size = len(pattern)
             # "isn't really needed", "not actually worth it": adverbs inside a dismissal.
-            window = [i] + [j for j in range(i + 1, min(len(tokens), i + size + 3))
-                            if tokens[j].lower not in _INNER_ADVERBS][: size - 1]
-            if len(window) == size and tuple(tokens[j].lower for j in window) == pattern:
+            window = _dismissal_window(tokens, i, pattern)
+            if window is not None:
                 # "Error budgets and burn rates, overkill for one service": a dismissal
                 # that opens its clause points back over the comma.
                 opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i])
