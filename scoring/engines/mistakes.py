@@ -187,7 +187,7 @@ _HASTE_RE = re.compile(
     r"waiting (?:around )?(?:\w+ )?(?:delays|slows|wastes|costs))\b", re.IGNORECASE)
 _PROMOTE_RE = re.compile(
     r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
-    r"wide)|go(?:ing)? (?:up )?to \d+\s?%|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
+    r"wide)|go(?:ing)? (?:up )?to \d+(?=\s?%)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
     r"decid\w*|evaluat\w*|assess\w*|call it|flip\w*|"
     r"go live|cut over)\b", re.IGNORECASE)
 _REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback\w*|undo\w*)\b",
@@ -380,8 +380,11 @@ def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
     for clause, _sentence in clauses(doc):
         text = clause.text
-        if _AVERAGE_RE.search(text) and (_MS_RE.search(text) or _AVERAGE_AS_METRIC_RE.search(
-                text)) and not _AVERAGE_DOUBT_RE.search(text):
+        average = _AVERAGE_RE.search(text)
+        # "add up the latencies and divide by the count" defines the mean, figure or not.
+        spelled = average is not None and average.group(0).lower().startswith(("add", "divid"))
+        if average and (spelled or _MS_RE.search(text) or _AVERAGE_AS_METRIC_RE.search(text)) \
+                and not _AVERAGE_DOUBT_RE.search(text):
             spans.append(Span(clause.start, clause.end))
     return spans
 

@@ -280,14 +280,21 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"inside|within|single (?:op|operator|request|matrix)|one (?:op|operator|request|"
               r"matrix)|each (?:op|operator)|(?:an|one|a single) (?:op|operator)|matmul|"
               r"matrix|kernel"),
-    TermSense(r"bake(?:\s+(?:window|period|time))?|soak(?:\s+(?:window|period|time))?",
+    TermSense(r"bake(?:\s+(?:window|period|time))?|soak(?:\s+(?:window|period|time))?|"
+              r"stabili[sz]ation\s+(?:window|period|time)",
               r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
-              r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up",
+              r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up|"
+              r"train\w*|fine-?tun\w*|propagat\w*|push\w* (?:the )?(?:new )?(?:config|weights)|"
+              r"sidecars?|(?:istio|the mesh|kubernetes|k8s|argo) (?:needs|takes)",
               r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
     TermSense(r"p50|median",
               r"(?:the\s+)?(?:slow(?:est)?\s+(?:half|tail|requests)|tail|stricter|worst|"
               r"catch\w*\s+the\s+slow)",
               r"typical|middle|half of (?:the )?requests (?:are|finish|come)|midpoint"),
+    TermSense(r"real[- ]time factor|rtf",
+              r"(?:above|over|greater than|more than|at least|exceed\w*)\s+(?:1|one)\b(?![.,]\d)",
+              r"(?:below|under|less than)\s+(?:1|one)\b|<\s*1\b|alert|page|falling behind|"
+              r"bad|problem|behind"),
     TermSense(r"jitter",
               r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:[\w-]+\s+){0,2}?"
               r"(?:time|latency|delay)|throughput|packet loss",
@@ -297,11 +304,13 @@ TERM_SENSES: tuple[TermSense, ...] = (
 
 _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
             r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
+            r",\s*(?:meaning|i\.e\.)|"
             r"stands\s+for|is\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+word\s+"
             r"for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s+(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b\s*(?:for\s+me\s+|here\s+|to\s+me\s+)?"
+                       rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>[^.;!?\n()—]{{0,140}})", re.IGNORECASE))
     for sense in TERM_SENSES)
 _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather than|instead of)"

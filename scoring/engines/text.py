@@ -393,7 +393,7 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
 
 # "Accuracy I wouldn't monitor in prod": the object said first, then rejected.
 _FRONTED_RE = re.compile(
-    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,6}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
+    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,8}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
     r"don't|do not|would not|will not|never|'d not|'d skip|would skip|can skip|'d leave out|"
     r"would leave out|'d drop|'d ignore|can ignore|can drop|can live without)\b",
     re.IGNORECASE)

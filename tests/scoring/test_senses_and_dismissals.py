@@ -1,0 +1,184 @@
+"""Issue 9, third round: a term defined wrongly, a point waved off in more of the ways people
+wave points off, a rejection whose subject comes before its negator, and pitfalls committed in
+plain words. Every sentence below is written for this file (none is copied from a data set);
+each wrong form has a right twin that must keep its credit."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.relations import wrong_claims, wrong_definitions
+from scoring.engines.rubric import RubricEngine
+from scoring.engines.text import tokenize
+from tests.scoring.test_engines import bank_question
+
+CREDITED = {"made", "partly"}
+
+
+def verdicts(slug: str, answer: str) -> dict[str, str]:
+    return {v.key: v.verdict for v in RubricEngine().score(bank_question(slug), answer).criteria}
+
+
+WRONG_SENSES = [
+    ("inference-slis-and-alerts", "burn-rate",
+     "I'd page on burn rate, meaning how quickly the cluster eats through its electricity "
+     "budget, with a fast and a slow window."),
+    ("shopify-torchserve-200k-rpm", "intra-op-threads",
+     "Intra-op parallelism just means more worker processes taking different requests at once, "
+     "so I'd raise it with the worker count."),
+    ("shopify-torchserve-200k-rpm", "gpu-fragmentation",
+     "GPU memory fragmentation is basically a fancy name for a leak in the model code, so I'd "
+     "restart pods nightly."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "Kernel launch overhead is the one-off cost of loading the weights at startup, so the 2ms "
+     "is paid once and then it's gone."),
+    ("robinhood-bad-model-blast-radius", "validate-shadow",
+     "First shadow mode, where the new model serves all the live traffic while the old one "
+     "waits in reserve."),
+    ("doordash-eta-canary", "bake-window",
+     "The 15-minute stabilization window, as far as I know, is how long Istio takes to push the "
+     "new weights to the sidecars."),
+    ("twilio-transcription-slis", "throughput-saturation",
+     "For capacity, the real-time factor is compute time over audio length, and we want it well "
+     "above 1 so we keep up."),
+]
+
+RIGHT_SENSES = [
+    ("inference-slis-and-alerts", "burn-rate",
+     "I'd page on burn rate, meaning how fast we spend the error budget against the SLO: a fast "
+     "burn over an hour pages, a slow burn over six hours opens a ticket."),
+    ("doordash-eta-canary", "bake-window",
+     "The 15-minute stabilization window is the time we hold after each traffic shift and watch "
+     "the canary's metrics settle before deciding anything."),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), WRONG_SENSES)
+def test_a_term_defined_wrongly_contradicts_its_point(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "contradicted"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), RIGHT_SENSES)
+def test_the_same_term_defined_rightly_is_credited(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in CREDITED
+
+
+@pytest.mark.parametrize("text", [
+    "Fragmentation is not a leak: free memory is split into pieces too small to allocate.",
+    "Jitter is the variation in per-chunk latency, not the average.",
+    "Intra-op threads split a single operator's matrix work across cores.",
+])
+def test_right_or_denied_definitions_are_not_wrong_claims(text: str) -> None:
+    assert wrong_definitions(text, lambda offset: 0) == []
+
+
+DISMISSED = [
+    ("lyft-18ms-cpu-stack", "budget-spreadsheet",
+     "The stage-by-stage sheet the infra team keeps, I'd skip that honestly, it's bookkeeping; "
+     "the model is obviously the slow part."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "I'd watch p99, errors, saturation and cold starts. Error budgets and burn rates, overkill "
+     "for a team our size."),
+    ("tiktok-20ms-budget", "measurement-plan",
+     "As for load tests at twice peak with tracing per stage, I think that's a luxury for a "
+     "model this small."),
+    ("robinhood-bad-model-blast-radius", "per-version-monitoring",
+     "Canary to 1% with a flag. Dashboards split per model version; we can live without that, "
+     "the global error graph will do."),
+    ("twilio-transcription-slis", "quality",
+     "Chunk latency at p99 and stream errors. I'd leave word error rate out of production "
+     "monitoring."),
+    ("robinhood-bad-model-blast-radius", "validate-shadow",
+     "Canary to 1% with a flag. Shadowing the new model on real traffic beforehand I wouldn't "
+     "do, it doubles the compute."),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), DISMISSED)
+def test_a_point_waved_off_is_not_credited(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] not in CREDITED
+
+
+def test_a_point_kept_in_the_same_words_is_still_credited() -> None:
+    answer = ("Canary to 1% with a flag. I'd split dashboards per model version and compare "
+              "latency, errors and score distribution against the old version.")
+    assert verdicts("robinhood-bad-model-blast-radius", answer)["per-version-monitoring"] \
+        in CREDITED
+
+
+COMMITTED = [
+    # A rejection whose subject comes before its negator ("GPU is never the bottleneck").
+    ("twilio-transcription-slis", "wrong-basics",
+     "I'd track chunk latency. The GPU is pretty much never the bottleneck in transcription."),
+    ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
+     "I'd get it out the door on CPU as it is and chip away at the latency over the next "
+     "sprints."),
+    ("airbnb-argo-cd-versioning", "revert-is-instant",
+     "If something's wrong we git revert the commit and we're immediately back on the old "
+     "version."),
+    ("doordash-eta-canary", "no-bake",
+     "5% through Istio; if p99 and errors look flat after a couple of minutes we go to 25%, "
+     "then 100."),
+    ("instacart-canary-playbook", "errors-only",
+     "Keep the Spinnaker rollback: if the new model isn't throwing errors, it's doing its job."),
+    ("ad-ranking-latency-target", "average-target",
+     "I'd commit to this: add up the latencies of every request and divide by the count, and "
+     "that has to come out at 12 or below."),
+    ("amazon-t4-3b-30k-qps", "unsupported-guess",
+     "I'd ballpark it at 55 T4s for the 30k QPS, maybe 65 to be safe."),
+    ("azure-capacity-spreadsheet-review", "accepts-1250",
+     "50k QPS over 40 a card gives 1,250 cards, and the headroom is built into that, so we're "
+     "covered."),
+    ("tensorrt-torchserve-tradeoffs", "always-faster",
+     "TensorRT is the better engine, so I'd make it the default for every team."),
+]
+
+AVOIDED = [
+    ("twilio-transcription-slis", "wrong-basics",
+     "I'd track chunk latency at p99; the GPU is often the bottleneck, so chart its queue."),
+    ("lyft-18ms-cpu-stack", "cpu-only-at-25ms",
+     "I wouldn't ship the CPU design as it is: 25ms misses the 18ms line by 7ms."),
+    ("airbnb-argo-cd-versioning", "revert-is-instant",
+     "Aborting the Rollout drops the canary weight to zero within seconds, and the git revert "
+     "follows to keep Git honest."),
+    ("amazon-t4-3b-30k-qps", "unsupported-guess",
+     "Each T4 handles about 12 QPS for this model, so 30k QPS needs 30,000 / 12 = 2,500 T4s."),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), COMMITTED)
+def test_a_pitfall_in_plain_words_is_charged(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), AVOIDED)
+def test_its_right_twin_is_not_charged(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "missed"
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Queueing delay goes down as the batch size goes up.", True),
+    ("Latency goes up as batch size grows, so I cap the wait.", False),
+    ("A larger batch actually helps latency too.", True),
+    ("The p50 sits above p99 for most services.", True),
+    ("Alert if p99 goes above 15ms for five minutes.", False),
+    ("p99 at 11.3ms is under the p95 target of 12ms.", False),
+])
+def test_relations_said_the_wrong_way_round(text: str, wrong: bool) -> None:
+    claims = wrong_claims(tokenize(text), text, lambda offset: 0)
+    assert bool(claims) is wrong, claims
+
+
+def test_a_tools_point_said_of_the_other_tool_in_its_own_sentence_is_contradicted() -> None:
+    # The criterion's label names TorchServe; its checks name TensorRT in passing.
+    answer = ("TensorRT, on the other hand, is the serving side: it gives you Python handlers "
+              "for preprocessing and a management API for versions.")
+    engine = RubricEngine()
+    question = bank_question("stripe-fraud-tensorrt-vs-torchserve")
+    wrong = next(v for v in engine.score(question, answer).criteria if v.key == "torchserve-ops")
+    right = ("TorchServe is the serving side: it gives you Python handlers for preprocessing "
+             "and a management API for versions.")
+    kept = next(v for v in engine.score(question, right).criteria if v.key == "torchserve-ops")
+    # Only the words said of the right tool count ("TensorRT ... preprocessing" is its part).
+    assert wrong.verdict != "made" and kept.verdict == "made"
+    assert not any("handlers" in answer[s.start:s.end] for s in wrong.evidence)
