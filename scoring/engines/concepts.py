@@ -5,6 +5,7 @@ waved away, turned round, said of the wrong tool or sits in a wrong claim.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from scoring.engines.base import (
     CriterionSpec,
@@ -21,15 +22,24 @@ from scoring.engines.evidence import (
     evidence_credit,
     shared_words,
 )
+from scoring.engines.text import tokenize
 from scoring.engines.verdicts import _verdict
+
+
+@lru_cache(maxsize=1024)
+def question_words(prompt: str, scenario: str = "") -> frozenset[str]:
+    """The content words of the question and its scene: an answer that repeats one
+    ("rollback", "version", "timeout") has not yet said anything about it."""
+    return frozenset(t.key for t in tokenize(f"{prompt} {scenario}") if t.content)
 
 
 def judge_concept(doc: Document, criterion: CriterionSpec,
                   tainted: frozenset[int] = frozenset(),
                   alternatives: tuple[str, ...] = (),
-                  criteria: tuple[CriterionSpec, ...] = ()) -> CriterionVerdict:
+                  criteria: tuple[CriterionSpec, ...] = (),
+                  echoes: frozenset[str] = frozenset()) -> CriterionVerdict:
     shared = shared_words(criteria).get(criterion.key) if criteria else None
-    evidence = collect_evidence(doc, criterion, tainted, shared)
+    evidence = collect_evidence(doc, criterion, tainted, shared, echoes)
     misattributed: list[Span] = []
     turned: list[Span] = []
     subject = criterion_subject(criterion, alternatives)

@@ -315,7 +315,8 @@ def _distinctive(doc: Document, match: Match, criterion: CriterionSpec,
 
 def collect_evidence(doc: Document, criterion: CriterionSpec,
                      tainted: frozenset[int] = frozenset(),
-                     shared: frozenset[str] | None = None) -> Evidence:
+                     shared: frozenset[str] | None = None,
+                     echoes: frozenset[str] = frozenset()) -> Evidence:
     """All phrase matches for a criterion, ignoring sentences that make a pitfall's mistake
     and (given the other criteria's words) label or part-phrase matches made only of words
     shared with them."""
@@ -325,6 +326,8 @@ def collect_evidence(doc: Document, criterion: CriterionSpec,
         agree, oppose = match_pattern(doc, pattern)
         if agree.sentence in tainted:
             agree = Match()
+        if not pattern.specific and set(pattern.keys) <= echoes:
+            agree = Match()  # one word the question itself says ("rollback") shows nothing
         # The label, or part of a phrase ("cold-start" of "cold-start rate"), counts only
         # through a word of this criterion's own.
         partial = agree.score < 0.999

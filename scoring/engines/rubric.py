@@ -28,7 +28,7 @@ from scoring.engines.base import (
 )
 from scoring.engines.claims import question_alternatives
 from scoring.engines.clauses import MAX_NUMBERS, MAX_WORDS, Document, _sentence_of, analyse
-from scoring.engines.concepts import judge_concept
+from scoring.engines.concepts import judge_concept, question_words
 from scoring.engines.evidence import REASONED_REFERENCE_WORDS, make_pattern, match_pattern
 from scoring.engines.feedback import calculation_feedback, check_feedback
 from scoring.engines.pitfalls import judge_pitfall
@@ -107,6 +107,7 @@ class RubricEngine:
         # A given figure repeated with the wrong unit is shown and charged like a wrong result.
         doc.implied = sorted([*doc.implied, *misquoted(doc, given)], key=lambda c: c.start)
         alternatives = question_alternatives(question.prompt)
+        echoes = question_words(question.prompt, question.scenario)
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
         for criterion in question.criteria:
             if criterion.kind == "pitfall":
@@ -122,7 +123,8 @@ class RubricEngine:
                 checks.append(check)
             elif criterion.kind == "concept":
                 by_key[criterion.key] = judge_concept(doc, criterion, frozenset(tainted),
-                                                      alternatives, question.criteria)
+                                                      alternatives, question.criteria,
+                                                      echoes)
         verdicts = [by_key[c.key] for c in question.criteria if c.key in by_key]
         units = tuple(c.unit for c in question.criteria if c.kind == "numeric" and c.unit)
         breakdown = rubric_breakdown(doc, verdicts, tainted | charged, doc.wrong_results, units)

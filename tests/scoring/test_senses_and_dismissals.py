@@ -182,3 +182,12 @@ def test_a_tools_point_said_of_the_other_tool_in_its_own_sentence_is_contradicte
     # Only the words said of the right tool count ("TensorRT ... preprocessing" is its part).
     assert wrong.verdict != "made" and kept.verdict == "made"
     assert not any("handlers" in answer[s.start:s.end] for s in wrong.evidence)
+
+
+def test_a_word_the_question_already_says_earns_nothing_on_its_own() -> None:
+    # "timeout" is in the TikTok scene (the caller times out at 20ms): echoing it is not a
+    # plan for a breach. Saying what happens on a breach is.
+    echo = "I'd keep our p99 well inside the caller's timeout."
+    plan = "On a breach I'd cut the call at 18ms and serve a cached fallback score instead."
+    assert verdicts("tiktok-20ms-budget", echo)["breach-handling"] == "missed"
+    assert verdicts("tiktok-20ms-budget", plan)["breach-handling"] in CREDITED
