@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # unit spelling -> (canonical unit, factor to the canonical unit)
 _UNITS: dict[str, tuple[str, float]] = {}
@@ -298,7 +298,28 @@ def _find_quantities(text: str) -> list[Quantity]:
             text=text[match.start():end], start=match.start(), end=end, factor=factor,
             per=per_factor,
         ))
-    return _drop_denominators(found)
+    return _rates_each(text, _drop_denominators(found))
+
+
+# "45,000 QPS over 80 GPUs is about 56 QPS each": a rate said "each" is per the thing the
+# sentence just counted.
+_EACH_RE = re.compile(r"\s+(?:each|apiece)\b", re.IGNORECASE)
+_RATE_UNITS = frozenset(["qps", "token/s"])
+_COUNTED_UNITS = frozenset(["gpu", "node", "server", "replica", "instance", "pod", "worker"])
+
+
+def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
+    out: list[Quantity] = []
+    for index, quantity in enumerate(found):
+        each = _EACH_RE.match(text, quantity.end) if quantity.unit in _RATE_UNITS else None
+        counted = next((q for q in reversed(found[:index]) if q.unit in _COUNTED_UNITS), None) \
+            if each else None
+        if each and counted and not re.search(r"[.!?;\n]", text[counted.end : quantity.start]):
+            unit, _ = combine_units((quantity.unit, 1.0), (counted.unit, 1.0))
+            quantity = replace(quantity, unit=unit, end=each.end(),
+                                           text=text[quantity.start : each.end()])
+        out.append(quantity)
+    return out
 
 
 def _drop_denominators(found: list[Quantity]) -> list[Quantity]:

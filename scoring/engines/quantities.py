@@ -159,12 +159,18 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     candidates = [q for q in found
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
                   and not _belongs_elsewhere(doc, q, criterion, criteria)]
-    hits = [q for q in candidates if within_tolerance(q, expected, criterion.unit, tolerance)]
+    # A given figure earns nothing through a conversion the engine makes, even where its
+    # clause names the result ("2% per five minutes is 12% per hour": the 12% is the claim).
+    converted = {id(q) for q in doc.quantities if restated(q, given or [])
+                 and not math.isclose(q.factor, factor, rel_tol=1e-9)}
+    hits = [q for q in candidates if id(q) not in converted
+            and within_tolerance(q, expected, criterion.unit, tolerance)]
     # A number the answer only computes with ("300,000 / 120 = 2,500") earns credit when right
     # but is never shown as a wrong result: the candidate did not state it as one.
     operands = _operands(doc)
     chosen = hits[0] if hits else _preferred(
-        doc, [q for q in candidates if id(q) not in copied and (q.start, q.end) not in operands],
+        doc, [q for q in candidates if id(q) not in copied and id(q) not in converted
+              and (q.start, q.end) not in operands],
         criterion, model_answer, agree.sentence)
     worded = any(not p.numbers and m.score >= MADE_AT for p, m in evidence.hits)
     in_calculation = chosen is not None and any(

@@ -191,3 +191,24 @@ def test_a_word_the_question_already_says_earns_nothing_on_its_own() -> None:
     plan = "On a breach I'd cut the call at 18ms and serve a cached fallback score instead."
     assert verdicts("tiktok-20ms-budget", echo)["breach-handling"] == "missed"
     assert verdicts("tiktok-20ms-budget", plan)["breach-handling"] in CREDITED
+
+
+def test_a_given_rate_restated_beside_a_wrong_conversion_is_not_the_answer() -> None:
+    # The question gives 2% per five minutes; the candidate's claim is the 12% per hour.
+    outcome = RubricEngine().score(bank_question("zoom-gpu-memory-leak-alert"),
+                                   "2% per five minutes is 12% per hour if it keeps going.")
+    check = next(c for c in outcome.numbers if c.criterion_key == "hourly-rate")
+    assert not check.within_tolerance and check.found_text == "12% per hour"
+    right = RubricEngine().score(bank_question("zoom-gpu-memory-leak-alert"),
+                                 "2% per five minutes is 24% per hour if it keeps going.")
+    assert next(c for c in right.numbers if c.criterion_key == "hourly-rate").within_tolerance
+
+
+def test_a_rate_said_each_is_per_the_machines_just_counted() -> None:
+    outcome = RubricEngine().score(bank_question("meta-80-a100-sanity-check"),
+                                   "45,000 QPS over 80 GPUs is about 56 QPS each.")
+    check = next(c for c in outcome.numbers if c.criterion_key == "per-gpu-qps")
+    assert check.found_text == "56 QPS each" and not check.within_tolerance
+    right = RubricEngine().score(bank_question("meta-80-a100-sanity-check"),
+                                 "45,000 QPS over 80 GPUs is about 562 QPS each.")
+    assert next(c for c in right.numbers if c.criterion_key == "per-gpu-qps").within_tolerance
