@@ -13,13 +13,14 @@ from scoring.engines.base import (
     Span,
 )
 from scoring.engines.claims import _attributed, criterion_subject, reversed_claims
-from scoring.engines.clauses import Document, _dedupe
+from scoring.engines.clauses import Document, _dedupe, _negated_at
 from scoring.engines.evidence import (
     MADE_AT,
     Evidence,
     Match,
     collect_evidence,
     evidence_credit,
+    make_pattern,
     shared_words,
 )
 from scoring.engines.text import tokenize
@@ -40,6 +41,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
                   echoes: frozenset[str] = frozenset()) -> CriterionVerdict:
     shared = shared_words(criteria).get(criterion.key) if criteria else None
     evidence = collect_evidence(doc, criterion, tainted, shared, echoes)
+    if _about_breakdown(criterion):
+        evidence = _with_breakdown(doc, evidence, tainted)
     misattributed: list[Span] = []
     turned: list[Span] = []
     subject = criterion_subject(criterion, alternatives)
@@ -64,6 +67,42 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+# A budget broken down per stage is said with figures, not with the rubric's words: "2 for the
+# RPC hop, 4 for features, 1 preprocessing, 5 on the GPU" is the breakdown.
+_BREAKDOWN_LABEL_RE = re.compile(
+    r"(?:break|decompos|split)\w*.{0,30}(?:stage|budget)|per-stage budget|budget.{0,15}per stage",
+    re.IGNORECASE)
+_STAGE_WORDS_RE = re.compile(
+    r"\b(?:network|rpc|hop|serial\w*|features?|feature fetch|lookups?|preprocess\w*|pre|post\w*|"
+    r"model|gpu|compute|inference|queue\w*|batch\w*|parsing|response|tokeni[sz]\w*)\b",
+    re.IGNORECASE)
+BREAKDOWN_FIGURES = 3  # stage figures in one sentence that make a breakdown
+_BREAKDOWN_PATTERN = make_pattern("per-stage breakdown")
+
+
+@lru_cache(maxsize=1024)
+def _about_breakdown(criterion: CriterionSpec) -> bool:
+    return bool(_BREAKDOWN_LABEL_RE.search(criterion.label))
+
+
+def _with_breakdown(doc: Document, evidence: Evidence, tainted: frozenset[int]) -> Evidence:
+    """The evidence with the sentence that lists figures for several stages, if any."""
+    for sentence, numbers in doc.sentence_numbers.items():
+        if sentence in tainted or not 0 <= sentence < len(doc.sentences):
+            continue
+        span = doc.sentences[sentence]
+        figures = [q for q in numbers if q.unit in {"s", ""} and not q.is_range
+                   and not _negated_at(doc, q.start)]
+        words = _STAGE_WORDS_RE.finditer(doc.text[span.start : span.end])
+        stages = {m.group(0).lower() for m in words}
+        if len(figures) >= BREAKDOWN_FIGURES and len(stages) >= BREAKDOWN_FIGURES:
+            match = Match(1.0, [Span(q.start, q.end) for q in figures], sentence)
+            hits = [(_BREAKDOWN_PATTERN, match), *evidence.hits]
+            agree = match if match.score >= evidence.agree.score else evidence.agree
+            return Evidence(hits, agree, evidence.oppose)
+    return evidence
 
 
 WRONG_CLAIM_REACH = 40  # characters either side of a wrong claim that it takes down

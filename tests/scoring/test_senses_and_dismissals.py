@@ -212,3 +212,18 @@ def test_a_rate_said_each_is_per_the_machines_just_counted() -> None:
     right = RubricEngine().score(bank_question("meta-80-a100-sanity-check"),
                                  "45,000 QPS over 80 GPUs is about 562 QPS each.")
     assert next(c for c in right.numbers if c.criterion_key == "per-gpu-qps").within_tolerance
+
+
+def test_a_budget_split_into_stage_figures_is_the_breakdown_and_its_evidence() -> None:
+    answer = ("I'd target 15ms at p99. Rough split of the 15: about 2 for the RPC hop, 4 for "
+              "pulling features, 1 preprocessing, 5 on the GPU and 1 post. Dashboards per stage "
+              "would show where time goes.")
+    outcome = RubricEngine().score(bank_question("tiktok-20ms-budget"), answer)
+    verdict = next(v for v in outcome.criteria if v.key == "stage-budget")
+    split = answer.index("Rough split")
+    assert verdict.verdict == "made"
+    assert verdict.evidence and all(split <= s.start < answer.index("Dashboards")
+                                    for s in verdict.evidence)
+    # Two figures are not a breakdown.
+    short = "I'd target 15ms at p99, with 2 for the network and 5 on the GPU."
+    assert verdicts("tiktok-20ms-budget", short)["stage-budget"] != "made"
