@@ -33,6 +33,7 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         agree, _ = match_pattern(doc, pattern)
         if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence) \
                 and _close_together(doc, pattern, agree.spans) \
+                and not _comparative_of_cadence(doc, agree.spans) \
                 and _rejection_said(doc, pattern, agree.sentence):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
@@ -134,6 +135,19 @@ def unsupported_count(doc: Document) -> Quantity | None:
 
 
 _LIMITING = frozenset(["only", "just", "enough", "alone", "solely"])
+
+_COMPARATIVES = frozenset(["faster", "slower", "quicker", "better", "worse"])
+
+
+def _comparative_of_cadence(doc: Document, spans: list[Span]) -> bool:
+    """"if retrains are weekly or faster, TorchServe": "or faster" qualifies a cadence, it
+    does not say which tool is faster."""
+    for span in spans:
+        index = doc.token_index.get(span.start)
+        if index and doc.tokens[index].lower in _COMPARATIVES \
+                and doc.tokens[index - 1].lower in {"or", "and"}:
+            return True
+    return False
 
 
 def _limits_kept(doc: Document, pattern: Pattern, sentence: int) -> bool:

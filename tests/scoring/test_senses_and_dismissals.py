@@ -227,3 +227,21 @@ def test_a_budget_split_into_stage_figures_is_the_breakdown_and_its_evidence() -
     # Two figures are not a breakdown.
     short = "I'd target 15ms at p99, with 2 for the network and 5 on the GPU."
     assert verdicts("tiktok-20ms-budget", short)["stage-budget"] != "made"
+
+
+def test_or_faster_about_a_cadence_is_not_a_claim_that_a_tool_is_faster() -> None:
+    cadence = ("TensorRT wins on speed, about 7ms against 12ms. My pick: if retrains come weekly "
+               "or faster, TorchServe; otherwise TensorRT with builds off the release path.")
+    assert verdicts("stripe-fraud-tensorrt-vs-torchserve", cadence)["reversed-facts"] == "missed"
+    claim = "Honestly TorchServe is faster here, so I'd pick it."
+    assert verdicts("stripe-fraud-tensorrt-vs-torchserve", claim)["reversed-facts"] == "made"
+
+
+def test_a_negation_stops_at_a_spaced_dash() -> None:
+    # "not the default - 200us per check ..." rejects the default, not the figure after the dash,
+    # so the cost stated and then designed around is no dismissed figure.
+    answer = ("I'd use a per-segment flag, but not the way their flag system works by default "
+              "- 200us per evaluation at 50k QPS is 10 CPU-seconds every second, so I'd cache "
+              "flag state in-process and stream updates.")
+    assert verdicts("robinhood-bad-model-blast-radius", answer)["remote-flag-every-request"] \
+        == "missed"
