@@ -151,11 +151,21 @@ def _signal_at(text: str, signals: tuple[str, ...]) -> re.Match[str] | None:
     return re.search(pattern, text, re.IGNORECASE)
 
 
+# A yes/no question's trap answered yes: "Will that rule catch a slow leak?" "Yes, it'll catch
+# it." Said at the start of the answer, before any doubt.
+_YES_RE = re.compile(r"^\s*(?:yes|yeah|yep|yup|sure)\b[,.!]?\s*(?:(?:it|the rule|that|this)"
+                     r"(?:'ll| will| would| does| should)?\s+)?(?:catch\w*|work\w*|cover\w*|"
+                     r"be enough|is enough|suffice\w*)\b", re.IGNORECASE)
+
+
 def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
     """One signal called enough on its own: "5xx is all we need", "rely on the 5xx rollback",
     "if requests succeed, the platform is healthy"."""
     signals = _signals(criterion)
     spans: list[Span] = []
+    opening = _YES_RE.match(doc.text)
+    if opening and re.search(r"\bcatch", f"{criterion.label} {criterion.checks}", re.I):
+        spans.append(Span(opening.start(), opening.end()))
     for clause, _sentence in clauses(doc):
         text = clause.text
         enough = _SUFFICIENT_RE.search(text)
@@ -331,6 +341,15 @@ _AS_IS_RE = re.compile(
     r"as it stands)\b", re.IGNORECASE)
 
 
+# The doubted claim endorsed without naming it: "so it broadly holds, and I'd be comfortable
+# building our plan on it".
+_ENDORSE_RE = re.compile(
+    r"\b(?:it|that|this|their (?:number|figure|claim)|the (?:number|figure|claim))\s+"
+    r"(?:broadly |basically |mostly |roughly |pretty much )?(?:holds(?: up)?|checks out)\b|"
+    r"\b(?:comfortable|happy|fine|confident) (?:building|basing|planning) (?:our |the )?"
+    r"(?:plan|sizing|capacity|capacity plan)\b", re.IGNORECASE)
+
+
 def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     figures = _doubted_figures(criterion)
     if not figures:
@@ -338,8 +357,8 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
     spans: list[Span] = []
     for clause, sentence in clauses(doc):
         text = clause.text
-        as_is = _AS_IS_RE.search(text)
-        if as_is and not _denied_before(text, as_is.start(), 30) \
+        as_is = _AS_IS_RE.search(text) or _ENDORSE_RE.search(text)
+        if as_is and not _denied_before(text, as_is.start(), 30) and not _DOUBT_RE.search(text) \
                 and not re.search(r"\b(?:if|unless|whether)\b", text[: as_is.start()], re.I):
             spans.append(Span(clause.start, clause.end))
             continue
@@ -428,6 +447,31 @@ _WAVED_OFF_RE = re.compile(
     re.IGNORECASE)
 
 
+# Throughput worked out from peak compute: "an A100 does 300 teraflops ... so in principle a
+# card pushes 20,000 tokens a second". Measured throughput at the latency target is the basis.
+_PEAK_COMPUTE_RE = re.compile(
+    r"\b(?:tera-?flops?|tflops?|flops?|peak (?:compute|throughput)|from compute|spec[- ]sheet|"
+    r"in (?:principle|theory)|theoretical(?:ly)?|on paper)\b", re.IGNORECASE)
+_PEAK_DOUBT_RE = re.compile(
+    r"\b(?:never|not|don'?t|wouldn'?t|rather than|instead of|misleading|overstat\w*|optimistic|"
+    r"ignores?|useless|can'?t|cannot|won'?t)\b|n't\b", re.IGNORECASE)
+
+
+def _estimates_from_peak(doc: Document, criterion: CriterionSpec) -> list[Span]:
+    """Throughput or a count derived from peak compute, with no doubt cast on it."""
+    if _PEAK_DOUBT_RE.search(doc.text) is not None and re.search(
+            r"\b(?:measur\w*|benchmark\w*|load[- ]test\w*|our tests|actually (?:does|sustains|"
+            r"holds|serves))\b", doc.text, re.IGNORECASE):
+        return []  # "not from the spec sheet: a measured figure" avoids it
+    spans: list[Span] = []
+    for clause, _sentence in clauses(doc):
+        peak = _PEAK_COMPUTE_RE.search(clause.text)
+        if peak and not _PEAK_DOUBT_RE.search(clause.text[: peak.start()]) \
+                and find_quantities(clause.text):
+            spans.append(Span(clause.start, clause.end))
+    return spans
+
+
 @dataclass(frozen=True)
 class MistakeKind:
     name: str
@@ -450,6 +494,9 @@ KINDS: tuple[MistakeKind, ...] = (
     MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target|"
                                              r"percentiles are unnecessary|averages only",
                                              re.IGNORECASE), _targets_average),
+    MistakeKind("estimated from peak compute", re.compile(r"\btflops\b|spec-sheet|peak compute|"
+                                                          r"theoretical", re.IGNORECASE),
+                _estimates_from_peak),
     MistakeKind("signed off", re.compile(r"signs? off|as-is|without questioning|keeps the|"
                                          r"acceptable|reported \d", re.IGNORECASE), _signs_off),
 )

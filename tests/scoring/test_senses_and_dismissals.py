@@ -245,3 +245,30 @@ def test_a_negation_stops_at_a_spaced_dash() -> None:
               "flag state in-process and stream updates.")
     assert verdicts("robinhood-bad-model-blast-radius", answer)["remote-flag-every-request"] \
         == "missed"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer", "committed"), [
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "Their setup is close to ours, so it broadly holds and I'd be comfortable building our plan "
+     "on it.", True),
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "It looks too good: 562 QPS a card is 14x our 40, so I'd question the workload before "
+     "building our plan on it.", False),
+    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
+     "Yes, it'll catch it: any leak grows past 2% in some five-minute window eventually.", True),
+    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
+     "No. 2% per five minutes is 24% per hour, so a 1% per hour leak breaks the SLI and never "
+     "fires it.", False),
+    ("google-a100-7b-50k-qps", "spec-sheet-estimate",
+     "Working from compute: an A100 does about 300 teraflops, a token costs 14 GFLOPs, so in "
+     "principle a card pushes 20,000 tokens a second and 30 cards will do.", True),
+    ("google-a100-7b-50k-qps", "spec-sheet-estimate",
+     "I wouldnt start from the datasheet FLOPs; one card sustains about 40 QPS in our tests at "
+     "20ms p99, so 50,000 / 40 = 1,250 cards.", False),
+    ("twilio-transcription-slis", "wrong-basics",
+     "Latency per chunk at p99. WER I'd skip in prod, the model's accuracy is locked in once "
+     "it's trained.", True),
+])
+def test_pitfalls_said_as_endorsements_yes_answers_and_peak_compute(
+        slug: str, key: str, answer: str, committed: bool) -> None:
+    assert (verdicts(slug, answer)[key] == "made") is committed
