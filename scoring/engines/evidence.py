@@ -292,6 +292,7 @@ def shared_words(criteria: tuple[CriterionSpec, ...]) -> dict[str, frozenset[str
             for key in words}
 
 
+@lru_cache(maxsize=4096)
 def _label_verb(criterion: CriterionSpec) -> str:
     tokens = tokenize(criterion.label)
     return tokens[0].key if tokens else ""

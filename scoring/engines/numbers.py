@@ -310,14 +310,15 @@ _COUNTED_UNITS = frozenset(["gpu", "node", "server", "replica", "instance", "pod
 
 def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
     out: list[Quantity] = []
-    for index, quantity in enumerate(found):
+    counted: Quantity | None = None  # the last count of machines, in one pass
+    for quantity in found:
         each = _EACH_RE.match(text, quantity.end) if quantity.unit in _RATE_UNITS else None
-        counted = next((q for q in reversed(found[:index]) if q.unit in _COUNTED_UNITS), None) \
-            if each else None
         if each and counted and not re.search(r"[.!?;\n]", text[counted.end : quantity.start]):
             unit, _ = combine_units((quantity.unit, 1.0), (counted.unit, 1.0))
             quantity = replace(quantity, unit=unit, end=each.end(),
-                                           text=text[quantity.start : each.end()])
+                               text=text[quantity.start : each.end()])
+        if quantity.unit in _COUNTED_UNITS:
+            counted = quantity
         out.append(quantity)
     return out
 

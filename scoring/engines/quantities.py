@@ -603,10 +603,16 @@ def _in_criterion_unit(quantity: Quantity | None, unit: str) -> float | None:
     return quantity.value / factor if factor else quantity.value
 
 
+@lru_cache(maxsize=256)
+def _model_calculations(model_answer: str) -> tuple[Calculation, ...]:
+    """The model answer's calculations: worked out once per question, not per answer."""
+    return tuple(find_calculations(model_answer))
+
+
 def _worked_calculation(doc: Document, criterion: CriterionSpec, model_answer: str) -> str:
     """The correct calculation: the candidate's own expression done right, or the model's."""
     expected = float(criterion.expected_value or 0.0)
-    for calculation in [*doc.calculations, *find_calculations(model_answer)]:
+    for calculation in [*doc.calculations, *_model_calculations(model_answer)]:
         if expected and abs(calculation.actual - expected) <= abs(expected) * 0.02:
             return f"{calculation.expression} = {format_number(expected)} {criterion.unit}".strip()
     return f"≈ {format_number(expected)} {criterion.unit}".strip()
