@@ -85,13 +85,13 @@ _SIGNAL_KIN = {
     "error": ("5xx", "5xxs", "500s", "error", "errors", "erroring", "error rate",
               "http errors", "failures", "failing requests", "request failures"),
     "average": ("average", "averages", "mean", "avg"),
-    "rule": ("rule", "alert", "alarm", "threshold", "existing check"),
+    "rule": ("rule", "alert", "alarm", "threshold", "existing check", "alertmanager"),
 }
 
 _SUFFICIENT_RE = re.compile(
     r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
     r"have to watch)|the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
-    r"(?:is|are) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
+    r"(?:is|are|that's|that is) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
     r"only (?:thing|signal|metric) (?:that )?matters|"
     r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|that|"
     r"everything|any|slow|leaks?|it all)|will catch|would catch|keep (?:it|things|the \w+) "
@@ -169,7 +169,8 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
     for clause, _sentence in clauses(doc):
         text = clause.text
         enough = _SUFFICIENT_RE.search(text)
-        if enough and _signal_at(text, signals) and (_NOTHING_MORE_RE.match(enough.group(0)) or (
+        named = _signal_at(text, signals) or re.search(r"\bsucceed", text, re.I)
+        if enough and named and (_NOTHING_MORE_RE.match(enough.group(0)) or (
                 not _denied_before(text, enough.start())
                 and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]))):
             spans.append(Span(clause.start, clause.end))
@@ -181,7 +182,7 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
         healthy = _HEALTHY_IF_RE.search(text)
         if healthy and _CONDITION_OK_RE.search(healthy.group("cond")) \
                 and not _CAVEAT_RE.search(text) \
-                and (_signal_at(text, signals) or re.search(r"\bsucceed", text, re.I)):
+                and (_signal_at(text, signals) or re.search(r"\bsucceed|\b200s?\b", text, re.I)):
             spans.append(Span(clause.start, clause.end))
     return spans
 
@@ -249,8 +250,9 @@ _CLOSED_RE = re.compile(r"\b(?:was|is) the fix\b|\bbox is ticked\b|\bticked (?:t
                         re.IGNORECASE)
 _NO_REMEASURE_RE = re.compile(
     r"\b(?:(?:no|don't|doesn't|won't|wouldn't|never|not)\s+(?:\w+\s+){0,3}"
-    r"(?:need|point|reason|bother)\w*\s+(?:\w+\s+){0,3}(?:re-?)?(?:measur|benchmark|test|"
-    r"load[- ]?test|profil|monitor|check)\w*|deterministic|(?:stays?|remain\w*|will be) "
+    r"(?:need|point|reason|bother)\w*\s+(?:\w+\s+){0,3}(?:re-?)?(?:run\w*\s+|do\w*\s+)?(?:measur|"
+    r"benchmark|test|load[- ]?test|profil|monitor|check)\w*|deterministic|locked in|"
+    r"a property of the (?:compiled )?(?:engine|kernels?)|(?:stays?|remain\w*|will be) "
     r"(?:the same|stable|constant|fixed) (?:forever|from now on|in production|going forward))",
     re.IGNORECASE)
 
@@ -274,14 +276,14 @@ def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
 
 
 # Utilisation chased with no eye on the tail.
-_UTILISATION_RE = re.compile(r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|efficien\w*)\b",
-                             re.IGNORECASE)
+_UTILISATION_RE = re.compile(
+    r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*)\b", re.IGNORECASE)
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
     r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
     r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%|\bfrom\s+(?:a\s+)?batch(?:\s+size)?\s+"
     r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\b(?:into|in|up in|up to) the (?:high )?90s\b|"
-    r"\bgo(?:ing)? from \d+ to \d+\b", re.IGNORECASE)
+    r"\bgo(?:ing)? from \d+ (?:straight |directly |right )?(?:up )?to \d+\b", re.IGNORECASE)
 _TAIL_RE = re.compile(r"\b(?:p9\d|tail|latency|slo|sla|\d+\s?ms|deadline|budget|queue\w*)\b",
                       re.IGNORECASE)
 
@@ -390,7 +392,9 @@ _AVERAGE_DOUBT_RE = re.compile(
 # "I'd measure average latency ...", "the average is what users feel": the average as the SLI.
 _AVERAGE_AS_METRIC_RE = re.compile(
     r"\b(?:measure|track|monitor|report|alert on|page on|use|watch)\s+(?:the\s+)?(?:average|mean)"
-    r"\s+latency\b|\b(?:the\s+)?(?:average|mean)\s+is\s+what\s+(?:users|people|customers)",
+    r"\s+latency\b|\b(?:the\s+)?(?:average|mean)\s+is\s+what\s+(?:users|people|customers)|"
+    r"\b(?:average|mean)\s+(?:tells\s+(?:you|us)|is)\s+(?:everything|all\s+(?:you|we)\s+need|"
+    r"enough)",
     re.IGNORECASE)
 _MS_RE = re.compile(r"\d\s?(?:ms|milliseconds?)\b", re.IGNORECASE)
 
@@ -459,15 +463,11 @@ _PEAK_DOUBT_RE = re.compile(
 
 def _estimates_from_peak(doc: Document, criterion: CriterionSpec) -> list[Span]:
     """Throughput or a count derived from peak compute, with no doubt cast on it."""
-    if _PEAK_DOUBT_RE.search(doc.text) is not None and re.search(
-            r"\b(?:measur\w*|benchmark\w*|load[- ]test\w*|our tests|actually (?:does|sustains|"
-            r"holds|serves))\b", doc.text, re.IGNORECASE):
-        return []  # "not from the spec sheet: a measured figure" avoids it
     spans: list[Span] = []
-    for clause, _sentence in clauses(doc):
+    for clause, sentence in clauses(doc):
         peak = _PEAK_COMPUTE_RE.search(clause.text)
-        if peak and not _PEAK_DOUBT_RE.search(clause.text[: peak.start()]) \
-                and find_quantities(clause.text):
+        # "I wouldnt start from the datasheet FLOPs, I'd start from what one card does" avoids it.
+        if peak and not _PEAK_DOUBT_RE.search(sentence) and find_quantities(clause.text):
             spans.append(Span(clause.start, clause.end))
     return spans
 

@@ -206,7 +206,12 @@ _PORTABLE_RE = re.compile(
     r"\b(?:tensorrt|trt)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
     r"once\s+and\s+(?:run|deploy|drop|use|ship)\w*|(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
     r"(?:any|every)\s+(?:nvidia\s+)?(?:gpu|card))"
-    r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b", re.IGNORECASE)
+    r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b"
+    # "the serialized engine is just a file, build it on whatever box CI has and copy it to
+    # every node, A10s, A100s, doesn't matter"
+    r"|\b(?:engines?|plans?)\b[^.;!?\n]{0,80}?\b(?:build\s+it\s+on\s+whatever|copy\s+it\s+to\s+"
+    r"(?:every|all|any)\b|(?:any|every|whatever)\s+(?:gpu|card|box|node|machine)s?\b[^.;!?\n]{0,40}?"
+    r"\b(?:doesn't|does not)\s+matter)", re.IGNORECASE)
 _NOT_PORTABLE_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|non|can't|cannot|n't)\b"
                               r"[^.;!?\n]{0,25}$|\bnon-?portab", re.IGNORECASE)
 

@@ -272,3 +272,28 @@ def test_a_negation_stops_at_a_spaced_dash() -> None:
 def test_pitfalls_said_as_endorsements_yes_answers_and_peak_compute(
         slug: str, key: str, answer: str, committed: bool) -> None:
     assert (verdicts(slug, answer)[key] == "made") is committed
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "FP16 got us there, and once the engine is built the latency is locked in, so I don't see "
+     "the point of re-running load tests."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd go from 8 straight to 32; small batches are just inefficient on a GPU."),
+    ("google-a100-7b-50k-qps", "spec-sheet-estimate",
+     "An A100 does roughly three hundred teraflops. A token costs 14 GFLOPs, so a card can in "
+     "theory push 20,000 tokens a second. We would not need many; I'd benchmark one later."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "The serialized engine is just a file: build it on whatever box CI has and copy it to every "
+     "inference node."),
+    ("instacart-canary-playbook", "errors-only",
+     "The 5xx rollback is the real protection: if search is returning 200s, the model is doing "
+     "its job."),
+    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
+     "Any leak that matters shows up as growth inside five minutes, and Alertmanager will catch "
+     "it."),
+    ("oracle-serverless-cold-starts", "only-5xx",
+     "I'd page on the rate of 500s. If requests are succeeding, that's what matters."),
+])
+def test_more_pitfalls_in_plain_words(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "made"
