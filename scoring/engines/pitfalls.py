@@ -55,8 +55,12 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         spans.append(span)
     if doc.wrong_claims and _about_reversals(criterion):
         # A pitfall of reversed or swapped facts is committed by any relation stated wrongly
-        # (its sentences stay open to concept criteria, which are then contradicted there).
-        spans.extend(claim.span for claim in doc.wrong_claims)
+        # (its sentences stay open to concept criteria, which are then contradicted there);
+        # a term defined wrongly is a confused word, not a core fact turned round, unless the
+        # pitfall is about definitions.
+        about_terms = bool(_DEFINITION_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
+        spans.extend(claim.span for claim in doc.wrong_claims
+                     if claim.kind != "definition" or about_terms)
     hit = bool(spans)
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])
@@ -92,6 +96,10 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
 
 _REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"
                           r"backwards?|mix(?:es|ed)? up)\b", re.IGNORECASE)
+
+
+_DEFINITION_PITFALL_RE = re.compile(r"\b(?:defin\w*|confus\w*|vocabular\w*)\b",
+                                    re.IGNORECASE)
 
 
 def _about_reversals(criterion: CriterionSpec) -> bool:

@@ -269,8 +269,12 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"small|tiny|few|fraction|subset|slice|percent|\d+\s?%|some (?:of the )?(?:users|"
               r"traffic|requests)|portion|share"),
     TermSense(r"(?:memory\s+)?fragmentation",
-              r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model",
-              r"contiguous|split|scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
+              r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model|nvlink|"
+              r"(?:split|sharded|spread) across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
+              r"devices)|tensor parallel\w*",
+              r"contiguous|split(?! across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
+              r"devices))|"
+              r"scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
               r"allocat\w*|unusable|broken up|small blocks"),
     TermSense(r"(?:kernel\s+)?launch\s+overhead",
               r"start-?up|once\b|cop(?:y|ying|ies) (?:the )?(?:model )?weights|load(?:ing)? "
@@ -305,18 +309,79 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:time|latency|delay)|throughput|packet loss",
               r"variation|variance|varies|vary\w*|spread|fluctuat\w*|inconsisten\w*|"
               r"differen\w*|swing|unpredictab\w*|std|deviation|irregular"),
+    TermSense(r"dynamic\s+batch(?:ing|er)?",
+              r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
+              r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)",
+              r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
+              r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*"),
+    TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
+              r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
+              r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
+              r"mutable|latest",
+              r"never|once pushed|pinned|unique|fixed forever|forever|permanent\w*"),
+    TermSense(r"data[- ]plane\s+(?:rollbacks?|roll\s*backs?|reverts?|switch(?:back)?)",
+              r"restor\w*|snapshot\w*|backups?|databases?|re-?deploy\w*|git revert|"
+              r"revert\w* (?:the )?(?:commit|pr|manifest|merge)|rebuild\w*|retrain\w*",
+              r"traffic|rout\w*|weights?|flags?|mesh|istio|envoy|load balancer|switch\w*|"
+              r"shift\w*|bypass\w*|instant\w*|seconds"),
+    TermSense(r"optimi[sz]ation\s+profiles?",
+              r"config\.properties|config(?:uration)? files?|workers?|ports?|threads?|replicas?|"
+              r"autoscal\w*|logging",
+              r"shapes?|min\w*|max\w*|opt\b|dimensions?|sequence lengths?|batch sizes?|"
+              r"ranges?|lengths?"),
+    TermSense(r"quanti[sz](?:ation|ing|e)",
+              r"prun\w*|remov\w* (?:some )?(?:layers|weights|neurons|heads)|distill\w*|"
+              r"fewer layers|cach\w*|batch\w*",
+              r"precision|bits?|int8|int4|fp16|fp8|bf16|8-bit|4-bit|float\w*|integers?|"
+              r"round\w*|lower-precision"),
+    TermSense(r"sticky(?:\s+(?:bucket\w*|assignments?|sessions?|routing))?",
+              r"(?:random\w*|re-?roll\w*|fresh\w*|re-?assign\w*) (?:\w+ )?(?:per|on|for|each|"
+              r"every) (?:\w+ )?(?:request|call)|cach\w* (?:the )?(?:responses?|predictions?|"
+              r"results?)",
+              r"same (?:user|customer|account|person|rider|bucket)|per (?:user|customer|account)|"
+              r"hash\w*|consistent\w*|user[- ]?ids?|always (?:gets?|sees?) the same"),
+    TermSense(r"slis?|service level indicators?",
+              r"targets?|objectives?|goals?|promises?|contracts?|agreements?|thresholds?",
+              r"measur\w*|metrics?|indicators?|ratios?|shares?|proportions?|percentages?|"
+              r"fraction|what (?:we|you) (?:measure|track|observe)|signals?"),
+    TermSense(r"slos?|service level objectives?",
+              r"penalt\w*|refunds?|credits?|legal\w*|lawyers?|the metric (?:we|you) (?:measure|"
+              r"track|collect)|raw (?:metric|measurement)",
+              r"targets?|objectives?|goals?|internal\w*|stricter|threshold\w*"),
+    TermSense(r"(?:layer|kernel|operator|op)\s+fusion|fus(?:es|ing)\s+(?:the\s+)?layers",
+              r"(?:merg|combin|fus)\w* (?:the |several |multiple )?(?:models|gpus|servers|"
+              r"requests|batches|replicas)|multiple gpus|ensembl\w*",
+              r"kernels?|layers?|operations?|ops|memory (?:traffic|round[- ]?trips?|reads?)|"
+              r"launch\w*"),
+    TermSense(r"continuous\s+batching",
+              r"retrain\w*|continuous(?:ly)? (?:deploy|train|integrat|deliver)\w*|ci\b|"
+              r"pipelines?|re-?deploy\w*",
+              r"tokens?|iterations?|steps?|join\w*|slots?|in-?flight|finish\w*|complet\w*|"
+              r"leav\w*|sequences?"),
+    TermSense(r"warm[- ]?pools?",
+              r"cach\w* (?:the )?(?:responses?|predictions?|results?|answers?)|cdn",
+              r"replicas?|instances?|pods?|nodes?|gpus?|machines?|loaded|ready|idle|standby|"
+              r"servers?|containers?"),
+    TermSense(r"blue[- /]green(?:\s+(?:deploy\w*|release|rollout|switch))?",
+              r"(?:small|tiny)\s+(?:share|slice|percentage|fraction)|\d+\s?% of (?:the )?"
+              r"(?:users|traffic|requests)|gradual\w*|step by step|(?:ramp|shift)\w* (?:slowly|"
+              r"gradually)",
+              r"two (?:full |identical |complete )?(?:environments|fleets|stacks|copies|"
+              r"deployments)|switch\w*|flip\w*|all (?:the )?(?:traffic|at once)|cut ?over|idle|"
+              r"standby"),
 )
 
 _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
             r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
             r",\s*(?:meaning|i\.e\.)|"
-            r"stands\s+for|is\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+word\s+"
-            r"for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
-            r",\s*(?:which|that)\s+(?:is|are|means)|,?\s*where|\(|:|-|—)")
+            r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
+            r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
+            r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*)?(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
-    (sense, re.compile(rf"\b(?P<term>{sense.term})\b\s*(?:for\s+me\s+|here\s+|to\s+me\s+)?"
+    (sense, re.compile(rf"\b(?P<term>{sense.term})\b(?:\s+(?:issues?|problems?|concerns?))?\s*"
+                       rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
-                       rf"{_DEFINES}(?P<body>[^.;!?\n()—]{{0,140}})", re.IGNORECASE))
+                       rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))
     for sense in TERM_SENSES)
 _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather than|instead of)"
                                    r"\s+(?:\w+\s+){0,2}$", re.IGNORECASE)

@@ -297,3 +297,79 @@ def test_pitfalls_said_as_endorsements_yes_answers_and_peak_compute(
 ])
 def test_more_pitfalls_in_plain_words(slug: str, key: str, answer: str) -> None:
     assert verdicts(slug, answer)[key] == "made"
+
+
+# More terms of the bank with the senses people confuse them with. Each wrong definition has a
+# right one beside it that must not be taken for a wrong claim.
+MORE_WRONG_DEFINITIONS = [
+    "Dynamic batching, which, if I remember right, means TorchServe recompiles the graph for "
+    "each request's shape.",
+    "Memory fragmentation problems, which is when one big engine is sharded across several GPUs "
+    "over NVLink.",
+    "By immutable tags I mean a hotfix can be re-pushed over the same tag.",
+    "A data-plane rollback means restoring the feature database from last night's backup.",
+    "Optimization profiles are basically TensorRT's config.properties, where workers and ports "
+    "are set.",
+    "Quantization is just pruning away some layers so the model is smaller.",
+    "Sticky bucketing means the gateway caches the predictions per request.",
+    "The SLI is the target we promise customers, say 99.9%.",
+    "The SLO is the contract with refunds to customers when it's missed.",
+    "Layer fusion means merging several models onto the same GPUs.",
+    "Continuous batching is basically continuous deployment of retrained models.",
+    "A warm pool is a CDN that caches the responses.",
+    "Blue-green means sending 5% of the traffic to the new version and ramping gradually.",
+]
+MORE_RIGHT_DEFINITIONS = [
+    "Dynamic batching, which, if I remember right, means the server waits a few ms to group "
+    "concurrent requests into one forward pass.",
+    "Memory fragmentation, which is when free memory is split into pieces too small to use.",
+    "By immutable tags I mean a tag is never overwritten once pushed; a hotfix gets a new tag.",
+    "A data-plane rollback means shifting the traffic weights back in the mesh, in seconds.",
+    "Optimization profiles are the min, opt and max input shapes the engine is built for.",
+    "Quantization is running the weights in lower precision, INT8 instead of FP16.",
+    "Sticky bucketing means the same user always gets the same model, by hashing the user id.",
+    "The SLI is what we measure: the share of requests answered under 200ms.",
+    "The SLO is our internal target on that indicator, stricter than the contract.",
+    "Layer fusion means merging several layers into one kernel to save memory round trips.",
+    "Continuous batching means new sequences join the batch as others finish, token by token.",
+    "A warm pool is a set of replicas with the model loaded and ready.",
+    "Blue-green means two full environments and switching all the traffic at once.",
+]
+
+
+@pytest.mark.parametrize("text", MORE_WRONG_DEFINITIONS)
+def test_more_terms_defined_wrongly_are_wrong_claims(text: str) -> None:
+    assert [claim.kind for claim in wrong_definitions(text, lambda offset: 0)] == ["definition"]
+
+
+@pytest.mark.parametrize("text", MORE_RIGHT_DEFINITIONS)
+def test_more_terms_defined_rightly_are_not_wrong_claims(text: str) -> None:
+    assert wrong_definitions(text, lambda offset: 0) == []
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("stripe-fraud-tensorrt-vs-torchserve", "dynamic-batching",
+     "TensorRT for the hot path. TorchServe's edge is dynamic batching, which, as far as I know, "
+     "means it re-traces the model graph for every request's shape."),
+    ("airbnb-argo-cd-versioning", "immutable-tags",
+     "Every version gets a Docker tag, and by immutable I mean we can overwrite the tag with a "
+     "patched build when there's a hotfix."),
+    ("airbnb-argo-cd-versioning", "data-plane-rollback",
+     "In an emergency I'd do a data-plane rollback, which means restoring the predictions table "
+     "from the snapshot we took before the canary."),
+])
+def test_a_criterions_own_term_defined_wrongly_is_contradicted(slug: str, key: str,
+                                                               answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "contradicted"
+
+
+def test_a_wrong_definition_is_not_a_core_fact_turned_round() -> None:
+    # The question's "reverses the core facts" pitfall is about which tool is faster or
+    # portable; a confused word contradicts its own point but does not commit that pitfall.
+    answer = ("TensorRT for fraud: it fuses layers and runs FP16, 7 vs 12ms at p99 in the Netflix "
+              "numbers. The catch is the 45-minute rebuild on every retrain. TorchServe's edge is "
+              "dynamic batching, which, as far as I know, means it re-traces the model graph for "
+              "every request's shape.")
+    result = verdicts("stripe-fraud-tensorrt-vs-torchserve", answer)
+    assert result["dynamic-batching"] == "contradicted"
+    assert result["reversed-facts"] == "missed"
