@@ -111,11 +111,19 @@ WRONG_CLAIM_REACH = 40  # characters either side of a wrong claim that it takes 
 _CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b", re.IGNORECASE)
 
 
+_POINTS_BACK_RE = re.compile(r"\s*(?:[\w']+\s+){0,3}?(?:it|that|this|them|which)\b",
+                             re.IGNORECASE)
+
+
 def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
     """How far after a wrong claim its words govern: the rest of its clause (to a ";" or a
     contrast), and at least WRONG_CLAIM_REACH characters."""
     end = doc.sentences[sentence].end if 0 <= sentence < len(doc.sentences) else len(doc.text)
     stop = _CLAIM_END_RE.search(doc.text, claim.end, end)
+    # "...is the time the model spends training; I'd set it to 10-15 minutes of it": a clause
+    # after ";" that points back with "it" or "that" goes on with the wrong claim.
+    while stop and stop.group() == ";" and _POINTS_BACK_RE.match(doc.text, stop.end(), end):
+        stop = _CLAIM_END_RE.search(doc.text, stop.end(), end)
     return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
 
 

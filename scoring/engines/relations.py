@@ -378,7 +378,8 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*)?(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
-    (sense, re.compile(rf"\b(?P<term>{sense.term})\b(?:\s+(?:issues?|problems?|concerns?))?\s*"
+    (sense, re.compile(rf"\b(?P<term>{sense.term})\b"
+                       rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well))?\s*"
                        rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))

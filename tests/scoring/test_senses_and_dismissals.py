@@ -373,3 +373,16 @@ def test_a_wrong_definition_is_not_a_core_fact_turned_round() -> None:
     result = verdicts("stripe-fraud-tensorrt-vs-torchserve", answer)
     assert result["dynamic-batching"] == "contradicted"
     assert result["reversed-facts"] == "missed"
+
+
+def test_a_term_with_too_before_its_definition_is_still_defined() -> None:
+    text = "Jitter too, which is basically the mean network delay on each inbound packet."
+    assert [claim.kind for claim in wrong_definitions(text, lambda offset: 0)] == ["definition"]
+
+
+def test_a_clause_after_a_semicolon_that_points_back_goes_on_with_the_wrong_claim() -> None:
+    # The figure after the ";" is the wrong sense's figure ("it" is the training), so the
+    # bake window is not made by it.
+    answer = ("Canary on 5% first. The bake window is the time the model spends fine-tuning on "
+              "fresh data before it ships; I'd give it around 10-15 minutes of training.")
+    assert verdicts("canary-and-versioning-design", answer)["bake-window"] == "contradicted"
