@@ -386,3 +386,19 @@ def test_a_clause_after_a_semicolon_that_points_back_goes_on_with_the_wrong_clai
     answer = ("Canary on 5% first. The bake window is the time the model spends fine-tuning on "
               "fresh data before it ships; I'd give it around 10-15 minutes of training.")
     assert verdicts("canary-and-versioning-design", answer)["bake-window"] == "contradicted"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # Phrases that named another point or the question itself were taken out of the bank: a
+    # word that every answer says earns no point.
+    ("ad-ranking-latency-target", "breach-fallback",
+     "First I'd ask the caller what their timeout is, then set 15ms p99 under it."),
+    ("gpu-cluster-sizing-method", "power-cooling",
+     "I'd size from a measured per-GPU rate and check per-zone capacity so a zone can fail."),
+    ("tensorrt-torchserve-tradeoffs", "recommendation",
+     "TensorRT should simply be the platform default, it compiles to the fastest kernels."),
+    ("google-a100-7b-50k-qps", "redundancy-power",
+     "At 40 QPS per A100, 50,000 / 40 is 1,250, so about 160 eight-GPU servers."),
+])
+def test_a_phrase_of_another_point_earns_nothing(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] not in CREDITED
