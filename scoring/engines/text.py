@@ -380,7 +380,11 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
             if window is not None:
                 # "Error budgets and burn rates, overkill for one service": a dismissal
                 # that opens its clause points back over the comma.
-                opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i])
+                # "the extra hop is microseconds, I wouldn't bother": so does one whose clause
+                # opens with its subject.
+                opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i]) or (
+                    i > 1 and tokens[i - 1].lower in _CLAUSE_SUBJECTS
+                    and _breaks_between(text, tokens[i - 2], tokens[i - 1]))
                 _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS
                                  or pattern[-1] in _ANAPHORS or opens_clause)
                 if _anaphor_before(tokens, i):
@@ -391,6 +395,9 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                     _negate_forward(text, tokens, window[-1])
     _negate_conceded(text, tokens)
     _negate_fronted(text, tokens)
+
+
+_CLAUSE_SUBJECTS = frozenset(["i", "we", "i'd", "we'd", "honestly", "frankly"])
 
 
 # "Accuracy I wouldn't monitor in prod": the object said first, then rejected.
