@@ -58,7 +58,10 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         # wrong alternative ("TorchServe compiles the model"): a wrong claim, charged like a
         # dismissal, whatever right words come with it.
         verdict, credit, spans = "contradicted", 0.0, _dedupe(turned + misattributed)
-    elif oppose.score >= MADE_AT and credit < 0.5 and oppose.score >= agree.score:
+    elif oppose.score >= MADE_AT and oppose.score >= agree.score \
+            and (credit < 0.5 or _only_figures(doc, agree)):
+        # A point waved away in full words is not made by a figure said elsewhere ("the 2ms
+        # launch overhead is a non-issue ... keep the wait to 1-2ms").
         verdict, credit, spans = "contradicted", 0.0, oppose.spans
     elif credit >= 0.75:
         verdict, spans = "made", _evidence_spans(evidence)
@@ -67,6 +70,15 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+_FIGURE_RE = re.compile(r"[~≈]?\d[\d.,]*(?:\s*[-–]\s*\d[\d.,]*)?\s*[a-zA-Z%µ]{0,3}")
+
+
+def _only_figures(doc: Document, match: Match) -> bool:
+    """Whether a partial match found only figures, none of the phrase's words."""
+    return bool(match.spans) and match.score < MADE_AT and all(
+        _FIGURE_RE.fullmatch(doc.text[s.start : s.end]) for s in match.spans)
 
 
 # A budget broken down per stage is said with figures, not with the rubric's words: "2 for the

@@ -408,3 +408,16 @@ def test_a_dismissal_whose_clause_opens_with_its_subject_reaches_back_over_the_c
     answer = ("TensorRT gives 7 vs 12ms at p99 on the Netflix numbers. The extra hop is "
               "microseconds, I wouldn't bother modelling it.")
     assert verdicts("netflix-bert-tensorrt-preprocessing", answer)["extra-hop"] not in CREDITED
+
+
+def test_a_point_waved_off_in_words_is_not_made_by_a_figure_said_elsewhere() -> None:
+    # "1-2ms" shares only its figure with a phrase of the point; the point itself is dismissed.
+    answer = ("15ms p99 for us out of the 20. The 2ms launch overhead is a non-issue once "
+              "you're batching. Batching I'd do, keeping the wait to maybe 1-2ms.")
+    assert verdicts("tiktok-20ms-budget", answer)["launch-overhead"] == "contradicted"
+
+
+def test_not_stacking_more_headroom_on_zone_redundancy_is_the_point() -> None:
+    answer = ("50,000 / 40 = 1,250 A100s. With one of three zones allowed to fail the fleet is "
+              "1,875, which leaves a third idle, so I'd not stack another 20% on top.")
+    assert verdicts("gpu-cluster-sizing-method", answer)["headroom-reasoning"] in CREDITED
