@@ -247,7 +247,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"error[- ]budget|budget of errors|slo|failures?|errors?|reliability"),
     TermSense(r"error[- ]budgets?",
               r"money|dollars?|\$|spend\w*|costs?|power|gpu hours?|headcount",
-              r"slo|failures?|errors?|unreliab\w*|allowed|downtime|bad (?:requests|minutes)"),
+              r"slo|failures?|errors?|unreliab\w*|allowed to (?:fail|go wrong|break|be down)|"
+              r"downtime|bad (?:requests|minutes)"),
     TermSense(r"saturation",
               r"error[- ]rates?|errors?|5xx|crash\w*|how many requests fail",
               r"full|capacity|queue\w*|utili[sz]\w*|headroom|how close|limit|memory|busy|"
@@ -294,8 +295,21 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
               r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up|"
               r"train\w*|fine-?tun\w*|propagat\w*|push\w* (?:the )?(?:new )?(?:config|weights)|"
-              r"sidecars?|(?:istio|the mesh|kubernetes|k8s|argo) (?:needs|takes)",
+              r"sidecars?|(?:istio|the mesh|kubernetes|k8s|argo) (?:needs|takes)|warm(?:s|ing)|"
+              r"pre-?compil\w*|before it (?:gets|sees|takes|serves) any",
               r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
+    # "the cache hit rate, meaning how many queries per second hit the JIT compiler": a rate
+    # of traffic, not the share of lookups the cache answers.
+    TermSense(r"(?:cache\s+)?hit\s+(?:rate|ratio)",
+              r"per second|qps|rps|throughput|load|volume|hit the (?:\w+ )?compiler",
+              r"fraction|share|percent\w*|ratio|proportion|%|out of|from (?:the )?cache|"
+              r"in (?:the )?cache|cached|reus\w*|already compiled|skip\w*"),
+    # "78% memory utilization means the cards are computing 78% of the time": that is compute
+    # utilization; memory utilization is how much of the card's memory is in use.
+    TermSense(r"(?:gpu\s+)?memory\s+utili[sz]ation|memory\s+util",
+              r"comput\w*|busy|of the time|(?:sm|cores?|kernels?) (?:running|active)|idle",
+              r"gb|gib|allocat\w*|occupied|used|in use|holds?|fill\w*|capacity|headroom|room|"
+              r"free|weights|kv[- ]?cache|fits?|leak\w*"),
     TermSense(r"p50|median",
               r"(?:the\s+)?(?:slow(?:est)?\s+(?:half|tail|requests)|tail|stricter|worst|"
               r"catch\w*\s+the\s+slow)",
@@ -371,12 +385,16 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"standby"),
 )
 
+# "the error budget, which as I understand it is ...": a hedge said without commas.
+_HEDGE_ASIDE = (r"(?:as\s+(?:i|we)\s+(?:understand|see|know|remember)(?:\s+it)?|as\s+far\s+as\s+"
+                r"(?:i|we)\s+know|if\s+i\s+recall|i\s+think|i\s+believe)")
 _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
             r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
             r",\s*(?:meaning|i\.e\.)|"
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
-            r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*)?(?:is|are|means)|,?\s*where|\(|:|-|—)")
+            r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*|,?\s*" + _HEDGE_ASIDE + r",?\s+)?"
+            r"(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well))?\s*"

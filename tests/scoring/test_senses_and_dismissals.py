@@ -421,3 +421,43 @@ def test_not_stacking_more_headroom_on_zone_redundancy_is_the_point() -> None:
     answer = ("50,000 / 40 = 1,250 A100s. With one of three zones allowed to fail the fleet is "
               "1,875, which leaves a third idle, so I'd not stack another 20% on top.")
     assert verdicts("gpu-cluster-sizing-method", answer)["headroom-reasoning"] in CREDITED
+
+
+MORE_WRONG_SENSES = [
+    ("snowflake-jit-compilation-sli", "cache-hit-rate",
+     "Compile time belongs on the hot path. I'd also track the cache hit rate, meaning how many "
+     "queries per second hit the JIT compiler, since more load there means slower compiles."),
+    ("meta-80-a100-sanity-check", "memory-peak",
+     "45,000 over 80 is about 562 QPS per GPU. 78% memory utilization means the cards are "
+     "computing 78% of the time, so they're fairly busy but not saturated."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "p99 and error rate. And I'd track the error budget, which as I understand it is the amount "
+     "of GPU spend we're allowed per month, and alert when we burn through it too fast."),
+    ("instacart-canary-playbook", "bake-each-step",
+     "The 10-minute bake is where Spinnaker pre-compiles and warms the new model image before "
+     "it gets any of the 2%, which is good practice."),
+]
+MORE_RIGHT_SENSES = [
+    ("snowflake-jit-compilation-sli", "cache-hit-rate",
+     "I'd watch the cache hit rate, the share of queries that find compiled code in the cache, "
+     "because a deploy that wipes it sends compile time up."),
+    ("meta-80-a100-sanity-check", "memory-peak",
+     "78% memory utilization means 78% of the 80GB is in use at peak, so there's room for the "
+     "KV cache but not much more."),
+]
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), MORE_WRONG_SENSES)
+def test_more_terms_defined_wrongly_contradict_their_point(slug: str, key: str,
+                                                            answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "contradicted"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), MORE_RIGHT_SENSES)
+def test_more_terms_defined_rightly_are_credited(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in CREDITED
+
+
+def test_an_error_budget_of_allowed_failures_is_no_wrong_definition() -> None:
+    text = "The error budget is the number of failed requests we are allowed to fail per month."
+    assert wrong_definitions(text, lambda offset: 0) == []
