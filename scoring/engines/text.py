@@ -102,6 +102,9 @@ _BACKWARD_DISMISSALS = (
     ("scarier", "than"), ("live", "without", "that"), ("live", "without", "it"),
     ("do", "without", "it"), ("do", "without", "that"), ("wouldn't", "do", "that"),
     ("skip", "that"), ("drop", "that"), ("drop", "it"), ("ignore", "that"), ("bookkeeping",),
+    # "flag overhead or sync delay are micro-optimizations, I wouldn't design around them".
+    ("micro", "optimizations"), ("micro", "optimisations"), ("micro", "optimization"),
+    ("micro", "optimisation"), ("design", "around", "them"), ("design", "around", "it"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -381,9 +384,10 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                 # "Error budgets and burn rates, overkill for one service": a dismissal
                 # that opens its clause points back over the comma.
                 # "the extra hop is microseconds, I wouldn't bother": so does one whose clause
-                # opens with its subject.
+                # opens with its subject or an adverb ("..., honestly not worth an alert").
                 opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i]) or (
-                    i > 1 and tokens[i - 1].lower in _CLAUSE_SUBJECTS
+                    i > 1 and (tokens[i - 1].lower in _CLAUSE_SUBJECTS
+                               or tokens[i - 1].lower.endswith("ly"))
                     and _breaks_between(text, tokens[i - 2], tokens[i - 1]))
                 _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS
                                  or pattern[-1] in _ANAPHORS or opens_clause)
@@ -543,7 +547,10 @@ def _negate_backward(text: str, tokens: list[Token], index: int,
     for j in range(index - 1, max(-1, index - 16), -1):
         if _breaks_between(text, tokens[j], tokens[j + 1]):
             between = text[tokens[j].end : tokens[j + 1].start]
-            if skip_break and ("," in between or ";" in between):
+            # "Same with zone failures - that's a non-issue": the pronoun reaches back over
+            # a comma, a semicolon or a spaced dash.
+            if skip_break and ("," in between or ";" in between or " - " in between
+                               or "—" in between or "–" in between):
                 skip_break = False
                 tokens[j].negated = True
                 continue

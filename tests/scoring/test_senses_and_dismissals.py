@@ -461,3 +461,21 @@ def test_more_terms_defined_rightly_are_credited(slug: str, key: str, answer: st
 def test_an_error_budget_of_allowed_failures_is_no_wrong_definition() -> None:
     text = "The error budget is the number of failed requests we are allowed to fail per month."
     assert wrong_definitions(text, lambda offset: 0) == []
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # A pronoun after a spaced dash points back over it.
+    ("azure-capacity-spreadsheet-review", "redundancy",
+     "With the 20% it claims, it should read 1,500. Same with zone failures - that's a "
+     "non-issue once the 20% is in there."),
+    # "micro-optimizations" waves its clause away.
+    ("canary-and-versioning-design", "control-costs",
+     "Argo Rollouts with 5% canaries and automated analysis. Things like flag evaluation "
+     "overhead or sync window delay are micro-optimizations, I wouldn't design around them."),
+    # A dismissal whose clause opens with an adverb reaches back over the comma.
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "Page on the rate of 500s. Cold starts of 300ms are a latency nuisance, probably not worth "
+     "an alert on their own."),
+])
+def test_more_dismissal_forms(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] not in CREDITED
