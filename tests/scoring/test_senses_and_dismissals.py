@@ -479,3 +479,21 @@ def test_an_error_budget_of_allowed_failures_is_no_wrong_definition() -> None:
 ])
 def test_more_dismissal_forms(slug: str, key: str, answer: str) -> None:
     assert verdicts(slug, answer)[key] not in CREDITED
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # Phrases that name a means or a neighbouring point were taken out of the bank.
+    ("airbnb-argo-cd-versioning", "canary-clock",
+     "Unique tags, promotion by PR. During the 30 minutes I'd watch the Grafana panel with QPS "
+     "per version, plus latency and errors."),
+    ("oracle-serverless-cold-starts", "phase-breakdown",
+     "On the fix side, a warm pool of idle replicas, pre-pulled images and weights cached on "
+     "local NVMe."),
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "I'd also track what fraction of requests land on a replica that's still starting up."),
+    ("google-a100-7b-50k-qps", "token-and-batch-limits",
+     "50,000 / 40 is 1,250 GPUs; vLLM's continuous batching should keep those cards busy."),
+])
+def test_a_phrase_of_a_means_or_a_neighbour_earns_nothing(slug: str, key: str,
+                                                          answer: str) -> None:
+    assert verdicts(slug, answer)[key] not in CREDITED
