@@ -79,7 +79,8 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
 _PERCENTILE_RE = re.compile(
     r"\b(?P<a>p(?P<na>\d{2}(?:\.\d+)?)|median|average|mean)\b[^.;:!?]{0,60}?"
     r"\b(?:(?P<rel>lower|less|smaller|faster|higher|more|greater|bigger|slower|larger|below|"
-    r"under|above|over)\s+than|(?P<rel2>below|under|above|over))\s+(?:the\s+|its\s+|our\s+)?"
+    r"under|above|over)(?:\s+(?:number|value|figure|one|percentile))?\s+than|"
+    r"(?P<rel2>below|under|above|over))\s+(?:the\s+|its\s+|our\s+)?"
     r"(?P<b>p(?P<nb>\d{2}(?:\.\d+)?)|median|average|mean)\b", re.IGNORECASE)
 _LOW_WORDS = frozenset(["lower", "less", "below", "under", "smaller", "faster"])
 # "p99 above 15ms for 5 minutes" compares with a threshold, not with another percentile.
@@ -104,10 +105,33 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         if re.search(r"\bp\d{2}\b|\bmedian\b|\bif\b|\bwhen\b|\d", between, re.IGNORECASE):
             continue  # a figure, another percentile or a condition in between: not one order
         says_lower = (match.group("rel") or match.group("rel2")).lower() in _LOW_WORDS
+        if _ORDER_DENIED_RE.search(between):
+            says_lower = not says_lower  # "p95 can never be higher than p99"
+        if (a > b and says_lower) or (a < b and not says_lower):
+            found.append(WrongClaim(Span(match.start(), match.end()),
+                                    sentence_of(match.start()), "percentile"))
+    for match in _PERCENTILE_SUPERLATIVE_RE.finditer(text):
+        # "p99 is always the smaller number, the p95 sits above it": the order against the
+        # other percentile named in the same sentence.
+        end = _CLAUSE_END_RE.search(text, match.end())
+        rest = text[match.end() : min(end.start() if end else len(text), match.end() + 80)]
+        other = re.search(r"\bp(\d{2}(?:\.\d+)?)\b", rest, re.IGNORECASE)
+        if other is None or other.group(1) == match.group("n"):
+            continue
+        a, b = float(match.group("n")), float(other.group(1))
+        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster"}
         if (a > b and says_lower) or (a < b and not says_lower):
             found.append(WrongClaim(Span(match.start(), match.end()),
                                     sentence_of(match.start()), "percentile"))
     return found
+
+
+_ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|no)\b",
+                              re.IGNORECASE)
+_PERCENTILE_SUPERLATIVE_RE = re.compile(
+    r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|by\s+definition\s+)?"
+    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower)\s+(?:number|value|one|figure)\b",
+    re.IGNORECASE)
 
 
 # "bigger batches", "larger batch sizes", "increasing the batch size", "batch size up".

@@ -497,3 +497,27 @@ def test_more_dismissal_forms(slug: str, key: str, answer: str) -> None:
 def test_a_phrase_of_a_means_or_a_neighbour_earns_nothing(slug: str, key: str,
                                                           answer: str) -> None:
     assert verdicts(slug, answer)[key] not in CREDITED
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("p95 is a stricter, higher number than p99 because it covers more requests.", True),
+    ("p95 is a lower number than p99.", False),
+    ("The dashboard shows p99 and p99 is always the smaller number, the p95 sits above it.",
+     True),
+    ("p99 is always the bigger number, so p95 sits below it.", False),
+    ("p95 can never be higher than p99.", False),
+    ("p99 can never be lower than p95.", False),
+])
+def test_percentile_orders_said_with_a_noun(text: str, wrong: bool) -> None:
+    claims = wrong_claims(tokenize(text), text, lambda offset: 0)
+    assert any(claim.kind == "percentile" for claim in claims) == wrong
+
+
+@pytest.mark.parametrize("answer", [
+    "The SLA is written on p95 but the panel shows p99. p95 can never be higher than p99, so "
+    "we have 0.7ms at most.",
+    "p95 is always at or below p99, so if p99 is 11.3 we're compliant with 0.7ms to spare.",
+    "The 95th percentile can never sit above the 99th, so p95 is 11.3ms or lower.",
+])
+def test_the_percentile_order_said_plainly_notices_the_mismatch(answer: str) -> None:
+    assert verdicts("snapchat-p95-12ms-bid-requests", answer)["percentile-mismatch"] in CREDITED
