@@ -83,7 +83,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
         after = text[result.end : result.end + 20]
         before = text[(difference or b).end : result.start]
         if result.unit == "%":
-            said_before = not _ANOTHER_THOUGHT_RE.search(before) and len(before) <= 45
+            said_before = not _ANOTHER_THOUGHT_RE.search(before) and len(before) <= 60
             if _DOWN_WORDS.match(after) or (said_before and not _UP_WORDS.match(after)
                                             and _DOWN_BEFORE_RE.search(before)):
                 wanted, how = 100 * (high - low) / high, f"({format_number(shown_high)} - " \
