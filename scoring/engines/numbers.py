@@ -308,6 +308,29 @@ _RATE_UNITS = frozenset(["qps", "token/s"])
 _COUNTED_UNITS = frozenset(["gpu", "node", "server", "replica", "instance", "pod", "worker"])
 
 
+# "Per GPU that's 45,000 / 80, about 562 QPS": the clause opened by naming what the rate is per.
+_PER_DEVICE_BEFORE_RE = re.compile(
+    rf"(?:^|[.!?;\n])[^.!?;\n]{{0,20}}?\b(?i:per|each)\s+(?P<den>(?i:{_UNIT_ALTS}))"
+    r"(?![A-Za-z0-9])[^.!?;\n]{0,50}$")
+
+
+def _per_device_before(text: str, quantity: Quantity, earlier: list[Quantity]) -> str | None:
+    """The machine a rate is per when its clause opens with "per GPU" / "each card" and no
+    other figure with a unit stands between ("each GPU does 40 QPS, so 45,000 QPS" is not).
+    `earlier` holds the quantities before this one, in text order."""
+    opening = _PER_DEVICE_BEFORE_RE.search(text, max(0, quantity.start - 100), quantity.start)
+    if not opening:
+        return None
+    # Walk back only over the window the opening spans (at most 100 characters).
+    for previous in reversed(earlier):
+        if previous.start < opening.end("den"):
+            break
+        if previous.unit:
+            return None
+    device, _ = parse_unit(opening.group("den"))
+    return device if device in _COUNTED_UNITS else None
+
+
 def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
     out: list[Quantity] = []
     counted: Quantity | None = None  # the last count of machines, in one pass
@@ -317,6 +340,9 @@ def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
             unit, _ = combine_units((quantity.unit, 1.0), (counted.unit, 1.0))
             quantity = replace(quantity, unit=unit, end=each.end(),
                                text=text[quantity.start : each.end()])
+        elif quantity.unit in _RATE_UNITS and (device := _per_device_before(text, quantity, out)):
+            unit, _ = combine_units((quantity.unit, 1.0), (device, 1.0))
+            quantity = replace(quantity, unit=unit)
         if quantity.unit in _COUNTED_UNITS:
             counted = quantity
         out.append(quantity)

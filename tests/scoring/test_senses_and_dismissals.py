@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.engines.numbers import find_quantities
 from scoring.engines.relations import wrong_claims, wrong_definitions
 from scoring.engines.rubric import RubricEngine
 from scoring.engines.text import tokenize
@@ -521,3 +522,18 @@ def test_percentile_orders_said_with_a_noun(text: str, wrong: bool) -> None:
 ])
 def test_the_percentile_order_said_plainly_notices_the_mismatch(answer: str) -> None:
     assert verdicts("snapchat-p95-12ms-bid-requests", answer)["percentile-mismatch"] in CREDITED
+
+
+def test_a_rate_whose_clause_opens_per_gpu_is_per_gpu() -> None:
+    outcome = RubricEngine().score(
+        bank_question("meta-80-a100-sanity-check"),
+        "Per GPU that's 45,000 / 80, about 562 QPS. At 40 per A100 the same 45k would need "
+        "1,125 GPUs.")
+    check = next(c for c in outcome.numbers if c.criterion_key == "per-gpu-qps")
+    assert check.within_tolerance and check.found_text == "562 QPS"
+    assert not any("40 per A100" in line for line in outcome.feedback["calculations"])
+
+
+def test_a_rate_after_another_figure_is_not_read_per_gpu() -> None:
+    quantities = find_quantities("Each GPU serves 40 QPS, so 45,000 QPS needs 1,125 of them.")
+    assert [q.unit for q in quantities][:2] == ["qps/gpu", "qps"]
