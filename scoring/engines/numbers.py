@@ -324,6 +324,8 @@ def _per_device_before(text: str, quantity: Quantity, earlier: list[Quantity]) -
     # Walk back only over the window the opening spans (at most 100 characters).
     for previous in reversed(earlier):
         if previous.start < opening.end("den"):
+            if previous.end >= opening.end("den"):
+                return None  # "at Azure's 40 per GPU, 45k QPS": the "per GPU" is the 40's
             break
         if previous.unit:
             return None

@@ -501,13 +501,15 @@ def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: st
         if own and own >= max((scores.get(key, 0.0) for key in rivals), default=0.0) - 1e-9 \
                 and not _stray_part(doc, quantity, criterion, topics):
             out.append(quantity)
-    if not out and criterion.unit and parse_unit(criterion.unit)[0] not in _SHARED_UNITS \
+    if not any(q.unit for q in out) and criterion.unit \
+            and parse_unit(criterion.unit)[0] not in _SHARED_UNITS \
             and not any(
             c.kind == "numeric" and c.key != criterion.key and c.unit
             and parse_unit(c.unit)[0] == parse_unit(criterion.unit)[0] for c in criteria):
         # The only figure the question wants in this unit ("RPS"): a number the answer states
         # in that unit is that figure, whatever words its clause uses ("33,000 RPS").
-        out = [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
+        # A bare figure its phrases name ("Azure's 40") does not hide the one stated in it.
+        out += [q for q in doc.quantities if q.unit and compatible(q, criterion.unit)]
     elif not out and criterion.unit and parse_unit(criterion.unit)[0] in _COUNT_UNITS:
         out = _unclaimed_counts(doc, criterion, criteria)
     return out

@@ -153,6 +153,8 @@ _THESAURUS_RAW: dict[str, tuple[str, ...]] = {
     "batch": ("batching", "batches", "batched"),
     "shadow": ("shadowing", "mirrored traffic", "mirror traffic", "traffic mirroring"),
     "canary": ("canaries",),
+    # A circuit breaker is not a "break it down"; "-er" would otherwise make it "break".
+    "circuitbreaker": ("breaker", "breakers", "circuit breaker", "circuit breakers"),
     "region": ("regions", "zone", "zones", "az", "azs", "availability zone",
                "availability zones"),
     "error": ("errors", "5xx"),

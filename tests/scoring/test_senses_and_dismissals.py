@@ -537,3 +537,28 @@ def test_a_rate_whose_clause_opens_per_gpu_is_per_gpu() -> None:
 def test_a_rate_after_another_figure_is_not_read_per_gpu() -> None:
     quantities = find_quantities("Each GPU serves 40 QPS, so 45,000 QPS needs 1,125 of them.")
     assert [q.unit for q in quantities][:2] == ["qps/gpu", "qps"]
+
+
+def test_a_per_gpu_phrase_that_belongs_to_a_figure_does_not_open_the_clause() -> None:
+    quantities = find_quantities("At Azure's 40 per GPU, 45k QPS would need around 112 GPUs.")
+    assert [q.unit for q in quantities] == ["/gpu", "qps", "gpu"]
+
+
+def test_a_bare_figure_named_by_a_phrase_does_not_hide_the_stated_count() -> None:
+    outcome = RubricEngine().score(
+        bank_question("meta-80-a100-sanity-check"),
+        "562 QPS a GPU is suspicious next to Azure's 40. If we took Azure's number, 45k QPS "
+        "would need around 112 GPUs, so Meta is doing something different.")
+    check = next(c for c in outcome.numbers if c.criterion_key == "azure-comparison")
+    assert check.found_text == "112 GPUs" and not check.within_tolerance
+    assert any("10x too low" in line for line in outcome.feedback["calculations"])
+
+
+def test_a_circuit_breaker_is_not_a_budget_broken_down() -> None:
+    assert "break" not in {t.key for t in tokenize("put a circuit breaker on the call")}
+    outcome = RubricEngine().score(
+        bank_question("tiktok-20ms-budget"),
+        "What I would do is put a circuit breaker on the call so if we're close to 20 we return "
+        "a default score instead of nothing.")
+    verdict = next(v for v in outcome.criteria if v.key == "stage-budget")
+    assert verdict.verdict == "missed"
