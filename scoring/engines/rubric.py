@@ -88,7 +88,7 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "1.9"  # 1.9: more confused senses; a confused word is no reversed fact
+    version = "2.0"  # 2.0: percentile orders denied, rates per GPU, circuit breakers, shares
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

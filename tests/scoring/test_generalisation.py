@@ -128,8 +128,10 @@ def test_fixtures_cover_the_answer_kinds() -> None:
 VALIDATION_3 = DATA / "validation-3-untouched.csv"
 VALIDATION_4 = DATA / "validation-4-untouched.csv"
 VALIDATION_5 = DATA / "validation-5-untouched.csv"
+VALIDATION_6 = DATA / "validation-6-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
-    "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4")}
+    "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
+    "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5")}
 
 
 @pytest.mark.django_db
@@ -145,7 +147,17 @@ def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     assert fourth["spearman"] >= 0.88
     fifth = run(str(VALIDATION_5), "--bank", bundled_bank.slug)
     assert fifth["n"] == fifth["matched"] == 42
-    assert fifth["spearman"] >= 0.86
+    assert fifth["spearman"] >= 0.88
+
+
+@pytest.mark.django_db
+def test_the_third_rounds_untouched_graded_set_holds(bundled_bank) -> None:
+    # validation-6 was measured once, at the very end of the third round: 0.820 (0.834 with the
+    # engine before issue 9's rounds), the same three answers graded below 4 rated 4.
+    sixth = run(str(VALIDATION_6), "--bank", bundled_bank.slug)
+    assert sixth["n"] == sixth["matched"] == 42
+    assert sixth["spearman"] >= 0.8
+    assert sixth["graded_below_4_rated_4"] <= 3
 
 
 @pytest.mark.django_db
@@ -163,6 +175,19 @@ def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     ("criteria-heldout-4", {"pitfall_recall": 0.65, "pitfall_precision": 0.85,
                             "wrong_numbers_flagged": 0.8, "evidence_precision": 0.93,
                             "rating_qwk": 0.8}),
+    # The third round's tuning sets, and its held-out set measured once at the very end.
+    ("criteria-dev-3", {"concept_macro_f1": 0.92, "pitfall_recall": 0.9,
+                        "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.95,
+                        "evidence_precision": 0.93, "rating_qwk": 0.78}),
+    ("criteria-dev-4", {"concept_macro_f1": 0.92, "pitfall_recall": 0.9,
+                        "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.75,
+                        "evidence_precision": 0.93, "rating_qwk": 0.88}),
+    ("criteria-dev-5", {"concept_macro_f1": 0.88, "pitfall_recall": 0.95,
+                        "pitfall_precision": 0.88, "wrong_numbers_flagged": 0.8,
+                        "evidence_precision": 0.91, "rating_qwk": 0.9}),
+    ("criteria-heldout-5", {"concept_macro_f1": 0.83, "pitfall_recall": 0.6,
+                            "pitfall_precision": 0.8, "wrong_numbers_flagged": 0.6,
+                            "evidence_precision": 0.93, "rating_qwk": 0.72}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
