@@ -72,7 +72,9 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     return _verdict(criterion, verdict, round(credit, 3), spans)
 
 
-_FIGURE_RE = re.compile(r"[~≈]?\d[\d.,]*(?:\s*[-–]\s*\d[\d.,]*)?\s*[a-zA-Z%µ]{0,3}")
+# A figure, or a percentile's name ("p95"), which says which figure and nothing of the point.
+_FIGURE_RE = re.compile(r"[~≈]?\d[\d.,]*(?:\s*[-–]\s*\d[\d.,]*)?\s*[a-zA-Z%µ]{0,3}|"
+                        r"[pP]\d{2,3}(?:\.\d+)?")
 
 
 def _only_figures(doc: Document, match: Match) -> bool:

@@ -105,6 +105,13 @@ _BACKWARD_DISMISSALS = (
     # "flag overhead or sync delay are micro-optimizations, I wouldn't design around them".
     ("micro", "optimizations"), ("micro", "optimisations"), ("micro", "optimization"),
     ("micro", "optimisation"), ("design", "around", "them"), ("design", "around", "it"),
+    # "I'd not get hung up on that, it's a rounding detail", "a lot of math for little gain",
+    # "that's CI's job, it doesn't really factor in", "I'd leave that to that team".
+    ("hung", "up", "on", "that"), ("hung", "up", "on", "it"), ("rounding", "detail"),
+    ("little", "gain"), ("little", "benefit"), ("little", "value"), ("ci's", "job"),
+    ("doesn't", "factor"), ("don't", "factor"), ("leave", "that", "to"), ("leave", "it", "to"),
+    ("wouldn't", "wait", "on", "it"), ("wouldn't", "wait", "on", "that"),
+    ("wouldn't", "wait", "for", "it"), ("wouldn't", "wait", "for", "that"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -407,10 +414,12 @@ _CLAUSE_SUBJECTS = frozenset(["i", "we", "i'd", "we'd", "honestly", "frankly"])
 
 
 # "Accuracy I wouldn't monitor in prod": the object said first, then rejected.
+# "And tracking cache hits I'd skip", "The cold-start alert I'd actually drop" too.
 _FRONTED_RE = re.compile(
-    r"(?:^|[.!?\n]\s*)(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,8}?)\s+(?:i|we)\s*(?:wouldn't|won't|"
-    r"don't|do not|would not|will not|never|'d not|'d skip|would skip|can skip|'d leave out|"
-    r"would leave out|'d drop|'d ignore|can ignore|can drop|can live without)\b",
+    r"(?:^|[.!?\n]\s*)(?:(?:and|so|but|also)\s+)?(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,8}?)"
+    r"\s+(?:i|we)\s*(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
+    r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
+    r"(?:skip|leave out|drop|ignore|live without))\b",
     re.IGNORECASE)
 
 
@@ -448,7 +457,10 @@ _CONCESSION_RE = re.compile(
     r"(?:that|it|this)(?:'s| is) (?:only |just |basically )?(?:sub-?millisecond|negligible|tiny|"
     r"trivial|a rounding error|peanuts)|"
     r"(?:i|we) (?:wouldn't|won't|don't|would not) (?:really )?(?:weigh|count|factor|sweat|"
-    r"lose sleep)|"
+    r"lose sleep|wait (?:on|for) (?:it|that|them)|get hung up|obsess)|"
+    # "..., but I'd not get hung up on that", "but I'd rather not wait on it".
+    r"(?:i|we)(?:'d| would)(?: rather)? not (?:really )?(?:get hung up|worry|bother|wait on|"
+    r"wait for|obsess)|"
     r"(?:i|we) (?:don't|do not|wouldn't|would not) (?:really |honestly |actually )?"
     r"(?:think (?:it's|it is|that's|they're|we need)|buy|bother|need|care)|"
     r"(?:not|isn't|aren't) (?:really |actually )?(?:worth|needed|necessary|a (?:real |big )?"
@@ -533,13 +545,18 @@ _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "i
                        "this", "they"])
 
 
+_COPULAS = frozenset(["that's", "thats", "it's", "its"])
+
+
 def _anaphor_before(tokens: list[Token], index: int) -> bool:
     """"that's overkill", "I think that's a luxury", "it's honestly just noise": a pronoun a few
     words before the dismissal, in its sentence, points back at what it dismisses."""
-    for j in range(index - 1, max(-1, index - 4), -1):
+    for j in range(index - 1, max(-1, index - 7), -1):
         if tokens[j].sentence != tokens[index].sentence:
             return False
-        if tokens[j].lower in _ANAPHORS:
+        # "it's" / "that's" up to six words back ("it's a lot of math for little gain"); a
+        # bare pronoun only three ("it mean we are 7 ms too slow" is no dismissal).
+        if tokens[j].lower in _ANAPHORS and (index - j <= 3 or tokens[j].lower in _COPULAS):
             return True
     return False
 

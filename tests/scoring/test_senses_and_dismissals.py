@@ -562,3 +562,35 @@ def test_a_circuit_breaker_is_not_a_budget_broken_down() -> None:
         "a default score instead of nothing.")
     verdict = next(v for v in outcome.criteria if v.key == "stage-budget")
     assert verdict.verdict == "missed"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # A concession waved off with "I'd not get hung up on that".
+    ("snapchat-p95-12ms-bid-requests", "percentile-mismatch",
+     "Someone will say the SLA is on p95 while the panel shows p99, but I'd not get hung up on "
+     "that."),
+    # "that's CI's job, it doesn't really factor in".
+    ("netflix-bert-tensorrt-preprocessing", "rebuild-cost",
+     "The engine rebuild for each new model version - that's CI's job, it doesn't really "
+     "factor into the choice."),
+    # "..., but I wouldn't wait on it".
+    ("doordash-eta-canary", "bake-window",
+     "I know the runbook asks for a 15-minute stabilization period, but I wouldn't wait on it."),
+    # A fronted object with an adverb before the verb, or opened by "And".
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "The 300ms cold-start alert I'd actually drop, it's going to be noisy with every "
+     "scale-up."),
+    ("snowflake-jit-compilation-sli", "cache-hit-rate",
+     "And tracking cache hits I'd skip; it's only a proxy."),
+    # "it's a lot of math for little gain": "it's" six words back points over the comma.
+    ("inference-slis-and-alerts", "burn-rate",
+     "Same with burn-rate alerting, it's a lot of math for little gain over a plain threshold."),
+])
+def test_dismissal_forms_of_the_third_round(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] not in CREDITED
+
+
+def test_a_bare_pronoun_far_from_too_slow_does_not_dismiss_the_clause() -> None:
+    tokens = tokenize("So the CPU design is 25 ms and limit is 18 ms, it mean we are 7 ms "
+                      "too slow.")
+    assert not any(t.negated for t in tokens if t.lower in {"design", "limit"})
