@@ -107,9 +107,10 @@ _SUFFICIENT_RE = re.compile(
 _HEALTHY_IF_RE = re.compile(
     r"\b(?:if|as long as|so long as|when)\b(?P<cond>[^.;:]{0,60}?)[, ]+(?:then\s+)?"
     r"(?:it's|it is|we're|we are|the \w+ is|the \w+ are|that's|everything is|all is|"
-    r"things are|you're|i'd call it|it's safe to|we can|i'd|you can)?\s*"
+    r"things are|you're|i'd call it|it's safe to|we can|i'd|you can|there's|there is)?\s*"
     r"(?P<fine>fine|healthy|ok|okay|good|safe|working|alright|all good|green|promote|ship|"
-    r"doing (?:its|their) job)\b",
+    r"doing (?:its|their) job|not much (?:else )?(?:that )?(?:can|could) go (?:\w+ )?wrong|"
+    r"nothing (?:else )?(?:that )?(?:can|could) go (?:\w+ )?wrong)\b",
     re.IGNORECASE)
 _CONDITION_OK_RE = re.compile(
     r"\b(?:succeed\w*|no (?:errors?|5xx\w*|failures?)|(?:isn't|aren't|not|doesn't|don't)\s+"
@@ -200,7 +201,7 @@ _PROMOTE_RE = re.compile(
     r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
     r"wide)|go(?:ing)? (?:up )?to \d+(?=\s?%)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
     r"decid\w*|evaluat\w*|assess\w*|call it|flip\w*|"
-    r"go live|cut over)\b", re.IGNORECASE)
+    r"go live|cut over|releas\w*)\b", re.IGNORECASE)
 _REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback\w*|undo\w*)\b",
                         re.IGNORECASE)
 _UNAFFECTED_RE = re.compile(r"\b(?:(?:isn't|is not|aren't|not) (?:\w+ )?affected|unaffected|"
@@ -277,7 +278,8 @@ def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
 
 # Utilisation chased with no eye on the tail.
 _UTILISATION_RE = re.compile(
-    r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*)\b", re.IGNORECASE)
+    r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*|pegged|maxed)\b",
+    re.IGNORECASE)
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
     r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
@@ -349,7 +351,10 @@ _ENDORSE_RE = re.compile(
     r"\b(?:it|that|this|their (?:number|figure|claim)|the (?:number|figure|claim))\s+"
     r"(?:broadly |basically |mostly |roughly |pretty much )?(?:holds(?: up)?|checks out)\b|"
     r"\b(?:comfortable|happy|fine|confident) (?:building|basing|planning) (?:our |the )?"
-    r"(?:plan|sizing|capacity|capacity plan)\b", re.IGNORECASE)
+    r"(?:plan|sizing|capacity|capacity plan)\b|"
+    # "I'd believe it and take their per-GPU number as the basis for our plan".
+    r"\b(?:take|use|adopt)\s+(?:their|the|that|meta's)\s+(?:[\w-]+\s+)?(?:number|figure|claim)\s+"
+    r"as\s+(?:the|our|a)\s+(?:basis|baseline|given|starting point)\b", re.IGNORECASE)
 
 
 def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:

@@ -594,3 +594,33 @@ def test_a_bare_pronoun_far_from_too_slow_does_not_dismiss_the_clause() -> None:
     tokens = tokenize("So the CPU design is 25 ms and limit is 18 ms, it mean we are 7 ms "
                       "too slow.")
     assert not any(t.negated for t in tokens if t.lower in {"design", "limit"})
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # Haste: waiting said to slow the release.
+    ("doordash-eta-canary", "no-bake",
+     "A couple minutes of data is plenty to see if something's broken, and waiting just slows "
+     "the release down."),
+    # Errors taken as the only thing that can go wrong.
+    ("instacart-canary-playbook", "errors-only",
+     "If the new model isn't throwing errors there's not much else that can go badly wrong."),
+    # Utilisation chased until the card is pegged.
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "Go from 8 to 32, maybe 64, until the card is basically pegged."),
+    # The doubted figure taken as the basis of the plan.
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "Meta runs a well-tuned stack, so I'd believe it and take their per-GPU number as the "
+     "basis for our plan."),
+])
+def test_pitfalls_of_the_third_round_in_plain_words(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("doordash-eta-canary", "no-bake",
+     "I'd hold the release for the full 15 minutes; waiting costs little next to a bad model."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "Going from 8 to 32 keeps the card pegged but I'd watch p99 against the 50ms budget."),
+])
+def test_the_same_words_with_the_caveat_commit_nothing(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] != "made"
