@@ -216,7 +216,39 @@ def _differences(text: str, quantities: list[Quantity]) -> list[Calculation]:
                 actual=wanted, kind="derived", unit=unit_label(gap),
                 expression=f"{format_number(max(first, second))} - "
                            f"{format_number(min(first, second))}"))
+        elif wanted and i + 3 < len(quantities):
+            share = _share_of_gap(text, gap, quantities[i + 3], max(first, second),
+                                  min(first, second))
+            if share:
+                flagged.append(share)
     return flagged
+
+
+# "7ms over, roughly 15% too slow": the gap said again as a share of one of the two figures.
+_GAP_SHARE_BETWEEN_RE = re.compile(r"^\s*(?:over|above|under|below|short|slower|too slow)?"
+                                   r"[,\s]*(?:so\s+|which is\s+|that's\s+|or\s+)?"
+                                   r"(?:about|around|roughly|approximately|~|almost|nearly)?\s*$",
+                                   re.IGNORECASE)
+_GAP_SHARE_AFTER_RE = re.compile(r"\s*(?:too (?:slow|high|much)|slower|faster|over|above|"
+                                 r"under|below|more|less|higher|lower|off)\b", re.IGNORECASE)
+
+
+def _share_of_gap(text: str, gap: Quantity, share: Quantity, high: float,
+                  low: float) -> Calculation | None:
+    """The share a gap is given, against the gap over either figure (both routes are valid:
+    "39% slower than the 18ms limit" and "28% to cut from 25ms")."""
+    if share.unit != "%" or share.is_range or not _same_sentence(text, gap.start, share.end):
+        return None
+    if not _GAP_SHARE_BETWEEN_RE.match(text[gap.end : share.start]) \
+            or not _GAP_SHARE_AFTER_RE.match(text, share.end):
+        return None
+    gap_value = high - low
+    routes = [100 * gap_value / low, 100 * gap_value / high] if low > 0 else []
+    if not routes or any(_close(share.value, wanted) for wanted in routes):
+        return None
+    return Calculation(text=text[gap.start : share.end], start=gap.start, end=share.end,
+                       stated=share.value, actual=routes[0], kind="derived", unit="%",
+                       expression=f"{format_number(gap_value)} / {format_number(low)}")
 
 
 def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]:

@@ -21,6 +21,8 @@ def derived(text: str) -> list:
     "1,250 GPUs with 20% headroom is 1,750 GPUs.",
     # The share said a few words after the comparison, past a percentile label.
     "The benchmark is 12ms vs 7ms at p99, so TensorRT cuts the latency by about 58%.",
+    # A gap given again as a share that follows from neither figure.
+    "We're at 25 and the page fires at anything over 18, so 7ms over, roughly 15% too slow.",
 ])
 def test_a_derived_figure_that_does_not_follow_is_flagged(text: str) -> None:
     assert len(derived(text)) == 1
@@ -33,6 +35,9 @@ def test_a_derived_figure_that_does_not_follow_is_flagged(text: str) -> None:
     "TensorRT is 7ms vs 12ms on TorchServe, so 1.7x faster.",
     "1,250 GPUs with 20% headroom is 1,500 GPUs.",
     "The benchmark is 12ms vs 7ms at p99, so TensorRT cuts the latency by about 42%.",
+    # The gap's share of either figure is a valid route.
+    "We're at 25 against 18, so 7ms over, roughly 39% too slow.",
+    "We're at 25 against 18, so 7ms over, about 28% too slow.",
 ])
 def test_every_valid_route_is_accepted(text: str) -> None:
     assert derived(text) == []
