@@ -280,7 +280,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"shadow(?:ing|ed)?(?:\s+(?:mode|traffic|deployment|testing|launch))?",
               r"serv\w* (?:all|every|the|real|live|most|some|a|\d+%?)\b[^.;]{0,25}"
               r"(?:traffic|users|requests|customers)|(?:small|tiny) (?:share|slice|"
-              r"percentage|fraction)|\d+\s?% of (?:users|traffic|requests)|"
+              r"percentage|fraction)|\d+\s?% of (?:(?:real|live|actual)\s+)?(?:users|traffic|"
+              r"requests)|(?:users|they|customers)\s+(?:see|get)\s+(?:its|the\s+new)|"
               r"(?:old|previous|current) (?:model|version) (?:keeps? running|runs|sits|stays)"
               r"[^.;]{0,20}(?:background|standby|reserve)",
               r"cop(?:y|ies|ied)|mirror\w*|duplicat\w*|discard\w*|thrown away|throw\w* away|"
@@ -338,6 +339,17 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:the\s+)?(?:slow(?:est)?\s+(?:half|tail|requests)|tail|stricter|worst|"
               r"catch\w*\s+the\s+slow)",
               r"typical|middle|half of (?:the )?requests (?:are|finish|come)|midpoint"),
+    # "p99, by which I mean the typical request": a tail percentile defined as the middle.
+    TermSense(r"p9[59]|9[59]th\s+percentile",
+              r"typical|middle|median|average|mean|most\s+requests|the\s+usual",
+              r"tail|slow\w*|worst|\d\s?%|one\s+(?:in|out\s+of)|outliers?|highest|longest|"
+              r"all\s+but"),
+    # "cold-start latency, which I'd define as the time the autoscaler takes to decide".
+    TermSense(r"cold[- ]?start\s+(?:latency|time|duration)",
+              r"autoscal\w*[^.;]{0,30}(?:decid\w*|decision|notic\w*)|decid\w*\s+to\s+(?:add|scale)|"
+              r"how\s+often|frequency",
+              r"(?:first|initial)\s+request|load\w*|pull\w*|start\w*\s+up|boot\w*|warm\w*|"
+              r"ready|time\s+to\s+first|until\s+(?:it|the\s+(?:new\s+)?replica)\s+(?:serves|can)"),
     TermSense(r"real[- ]time factor|rtf",
               r"(?:above|over|greater than|more than|at least|exceed\w*)\s+(?:1|one)\b(?![.,]\d)",
               r"(?:below|under|less than)\s+(?:1|one)\b|<\s*1\b|alert|page|falling behind|"
@@ -349,7 +361,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"differen\w*|swing|unpredictab\w*|std|deviation|irregular"),
     TermSense(r"dynamic\s+batch(?:ing|er)?",
               r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
-              r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)",
+              r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
+              r"(?:model\s+)?cop(?:y|ies)",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*"),
     TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
@@ -415,12 +428,15 @@ _HEDGE_ASIDE = (r"(?:as\s+(?:i|we)\s+(?:understand|see|know|remember)(?:\s+it)?|
 _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
             r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
             r",\s*(?:meaning|i\.e\.)|"
+            # "burn rate, which I take to mean ...", "which I'd define as ...".
+            r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define)\s+"
+            r"(?:to\s+mean|as)|"
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*|,?\s*" + _HEDGE_ASIDE + r",?\s+)?"
             r"(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
-    (sense, re.compile(rf"\b(?P<term>{sense.term})\b"
+    (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well))?\s*"
                        rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"

@@ -624,3 +624,39 @@ def test_pitfalls_of_the_third_round_in_plain_words(slug: str, key: str, answer:
 ])
 def test_the_same_words_with_the_caveat_commit_nothing(slug: str, key: str, answer: str) -> None:
     assert verdicts(slug, answer)[key] != "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # A tail percentile defined as the middle of the distribution.
+    ("tiktok-20ms-budget", "tail-target-headroom",
+     "I'd track it as p99, by which I mean the typical request, the middle of the distribution."),
+    # A term in quotation marks, defined as model copies.
+    ("stripe-fraud-tensorrt-vs-torchserve", "dynamic-batching",
+     "TorchServe's 'dynamic batching' is really just running several model copies in parallel."),
+    # Shadowing defined as real users seeing the new model.
+    ("robinhood-bad-model-blast-radius", "validate-shadow",
+     "Main tool is shadow deployment: route 5% of real users to the new model so they see its "
+     "results."),
+    # Cold-start latency defined as the autoscaler's decision time.
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "I'd monitor cold-start latency, which I'd define as the time the autoscaler takes to "
+     "decide to add a replica."),
+    # "which I take to mean": a definition.
+    ("inference-slis-and-alerts", "burn-rate",
+     "For alerts I'd use burn rate, which I take to mean how fast the GPUs burn through their "
+     "power budget."),
+])
+def test_terms_of_the_third_round_defined_wrongly(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] == "contradicted"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("tiktok-20ms-budget", "tail-target-headroom",
+     "I'd hold us to 15ms at p99, by which I mean the slowest 1% of requests, leaving 5ms of "
+     "headroom."),
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "I'd monitor cold-start latency, which I'd define as the time from a new replica starting "
+     "up until it serves its first request."),
+])
+def test_terms_of_the_third_round_defined_rightly(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in CREDITED
