@@ -660,3 +660,22 @@ def test_terms_of_the_third_round_defined_wrongly(slug: str, key: str, answer: s
 ])
 def test_terms_of_the_third_round_defined_rightly(slug: str, key: str, answer: str) -> None:
     assert verdicts(slug, answer)[key] in CREDITED
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("doordash-eta-canary", "auto-rollback",
+     "If the canary is clearly worse or errors spike, automation rolls it back and pings the "
+     "owner."),
+    ("canary-and-versioning-design", "rollback", "Auto rollback on regression."),
+    ("instacart-canary-playbook", "ramp",
+     "I'd add a bigger step after 2% instead of going straight to 100."),
+    ("airbnb-argo-cd-versioning", "immutable-tags",
+     "Each version gets its own Docker tag, never reused."),
+    ("airbnb-argo-cd-versioning", "canary-clock",
+     "The 30 minutes only count from the moment the new version is taking real traffic."),
+    ("snowflake-jit-compilation-sli", "why-sli",
+     "Compile runs in line with every request, so a cache miss adds latency the generic graphs "
+     "show but can't explain."),
+])
+def test_points_of_the_third_round_in_candidates_words(slug: str, key: str, answer: str) -> None:
+    assert verdicts(slug, answer)[key] in CREDITED
