@@ -520,7 +520,8 @@ def numeric_candidates(doc: Document, criterion: CriterionSpec, model_answer: st
 _COUNT_UNITS = frozenset(["gpu", "server", "node", "replica", "instance", "pod"])
 _HEADROOM_WORDS_RE = re.compile(
     r"\b(?:headroom|buffer|room|spare|margin|safety|failures?|peaks?|extra|round(?:ed|ing)? "
-    r"(?:it |that )?up|redundan\w*|n\+\d|zone|with \d+\s?%)", re.IGNORECASE)
+    r"(?:it |that )?up|redundan\w*|n\+\d|zone|with \d+\s?%|on top|\d+\s?% (?:more|extra))",
+    re.IGNORECASE)
 _ROUNDED_RE = re.compile(r"\b(?:round|bump|push|take|make)\w*\s+(?:it|that|this|them)\s+(?:up\s+)?"
                          r"to\s+(?:about\s+|around\s+|~)?$", re.IGNORECASE)
 _PER_AFTER_RE = re.compile(r"\s*(?:per|/|each|a|an|every)\b", re.IGNORECASE)
@@ -571,9 +572,24 @@ def _unclaimed_counts(doc: Document, criterion: CriterionSpec,
                       if q.unit and compatible(q, criterion.unit) and q.start < quantity.start]
             if not beside or not 0.5 <= quantity.value / max(beside[-1].value, 1e-9) <= 3:
                 continue
-        if bool(_HEADROOM_WORDS_RE.search(_clause_text(doc, quantity))) == wants_headroom:
+        if _said_with_headroom(doc, quantity) == wants_headroom:
             counted.append(quantity)
     return counted
+
+
+def _said_with_headroom(doc: Document, quantity: Quantity) -> bool:
+    """Headroom words in the count's clause, or earlier in its sentence with no other count
+    between ("Then 20% on top for spikes and deploys, so 150 A100s")."""
+    if _HEADROOM_WORDS_RE.search(_clause_text(doc, quantity)):
+        return True
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return False
+    start = doc.sentences[sentence].start
+    if any(q.unit and q.unit == quantity.unit and start <= q.start < quantity.start
+           for q in doc.sentence_numbers.get(sentence, [])):
+        return False
+    return bool(_HEADROOM_WORDS_RE.search(doc.text[start : quantity.start]))
 
 
 def _preferred(doc: Document, candidates: list[Quantity], criterion: CriterionSpec,

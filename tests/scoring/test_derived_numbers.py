@@ -103,3 +103,13 @@ def test_a_headroom_range_or_chain_that_follows_is_accepted(text: str) -> None:
 
 def test_a_headroom_range_that_does_not_follow_is_flagged() -> None:
     assert len(derived("1,250 plus 10-20% headroom, 1,750-1,900 GPUs.")) == 1
+
+
+def test_headroom_said_earlier_in_the_sentence_claims_the_count() -> None:
+    result = outcome("google-a100-7b-50k-qps",
+                     "So 50,000 divided by 40 is 125 GPUs. Then 20% on top for spikes and "
+                     "deploys, so 150 A100s.")
+    check = next(n for n in result.numbers if n.criterion_key == "gpus-with-headroom")
+    assert check.found_text == "150 A100s" and not check.within_tolerance
+    base = next(n for n in result.numbers if n.criterion_key == "gpus-before-headroom")
+    assert base.found_text == "125 GPUs"
