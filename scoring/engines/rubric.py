@@ -88,7 +88,7 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.0"  # 2.0: percentile orders denied, rates per GPU, circuit breakers, shares
+    version = "2.0"  # 2.0: third round: wrong senses, dismissal and pitfall forms, derived shares
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

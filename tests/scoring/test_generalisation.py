@@ -129,9 +129,11 @@ VALIDATION_3 = DATA / "validation-3-untouched.csv"
 VALIDATION_4 = DATA / "validation-4-untouched.csv"
 VALIDATION_5 = DATA / "validation-5-untouched.csv"
 VALIDATION_6 = DATA / "validation-6-untouched.csv"
+VALIDATION_7 = DATA / "validation-7-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
-    "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5")}
+    "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
+    "criteria-heldout-6")}
 
 
 @pytest.mark.django_db
@@ -151,13 +153,18 @@ def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
-def test_the_third_rounds_untouched_graded_set_holds(bundled_bank) -> None:
-    # validation-6 was measured once, at the very end of the third round: 0.820 (0.834 with the
-    # engine before issue 9's rounds), the same three answers graded below 4 rated 4.
+def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
+    # validation-6 was measured once (0.820; 0.834 with engine 1.7), then read; validation-7
+    # once at the very end: 0.872 (0.847 with engine 1.7), two answers graded below 4 rated 4
+    # with either engine.
     sixth = run(str(VALIDATION_6), "--bank", bundled_bank.slug)
     assert sixth["n"] == sixth["matched"] == 42
     assert sixth["spearman"] >= 0.8
     assert sixth["graded_below_4_rated_4"] <= 3
+    seventh = run(str(VALIDATION_7), "--bank", bundled_bank.slug)
+    assert seventh["n"] == seventh["matched"] == 42
+    assert seventh["spearman"] >= 0.85
+    assert seventh["graded_below_4_rated_4"] <= 2
 
 
 @pytest.mark.django_db
@@ -185,12 +192,17 @@ def test_the_third_rounds_untouched_graded_set_holds(bundled_bank) -> None:
     ("criteria-dev-5", {"concept_macro_f1": 0.88, "pitfall_recall": 0.95,
                         "pitfall_precision": 0.88, "wrong_numbers_flagged": 0.8,
                         "evidence_precision": 0.91, "rating_qwk": 0.9}),
-    ("criteria-heldout-5", {"concept_macro_f1": 0.83, "pitfall_recall": 0.6,
-                            "pitfall_precision": 0.8, "wrong_numbers_flagged": 0.6,
-                            "evidence_precision": 0.93, "rating_qwk": 0.72}),
+    ("criteria-heldout-5", {"concept_macro_f1": 0.88, "pitfall_recall": 0.8,
+                            "pitfall_precision": 0.85, "wrong_numbers_flagged": 0.7,
+                            "evidence_precision": 0.93, "rating_qwk": 0.79}),
+    # Measured once at the very end of the third round, never read.
+    ("criteria-heldout-6", {"concept_macro_f1": 0.83, "pitfall_recall": 0.75,
+                            "pitfall_precision": 0.7, "wrong_numbers_flagged": 0.65,
+                            "evidence_precision": 0.95, "rating_qwk": 0.63}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
     for figure, floor in floors.items():
         assert report[figure] >= floor, (figure, report[figure])
-    assert report["graded_at_most_3_5_rated_4"] <= 2
+    # held-out-6 measured 4 (5 with engine 1.7): over issue 9's target of 2, said in the README.
+    assert report["graded_at_most_3_5_rated_4"] <= (4 if name == "criteria-heldout-6" else 2)
