@@ -229,8 +229,6 @@ _GAP_SHARE_BETWEEN_RE = re.compile(r"^\s*(?:over|above|under|below|short|slower|
                                    r"[,\s]*(?:so\s+|which is\s+|that's\s+|or\s+)?"
                                    r"(?:about|around|roughly|approximately|~|almost|nearly)?\s*$",
                                    re.IGNORECASE)
-_GAP_SHARE_AFTER_RE = re.compile(r"\s*(?:too (?:slow|high|much)|slower|faster|over|above|"
-                                 r"under|below|more|less|higher|lower|off)\b", re.IGNORECASE)
 
 
 def _share_of_gap(text: str, gap: Quantity, share: Quantity, high: float,
@@ -240,7 +238,7 @@ def _share_of_gap(text: str, gap: Quantity, share: Quantity, high: float,
     if share.unit != "%" or share.is_range or not _same_sentence(text, gap.start, share.end):
         return None
     if not _GAP_SHARE_BETWEEN_RE.match(text[gap.end : share.start]) \
-            or not _GAP_SHARE_AFTER_RE.match(text, share.end):
+            or not _GAP_AFTER_RE.match(text, share.end):
         return None
     gap_value = high - low
     routes = [100 * gap_value / low, 100 * gap_value / high] if low > 0 else []
