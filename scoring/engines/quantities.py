@@ -556,6 +556,7 @@ def _unclaimed_counts(doc: Document, criterion: CriterionSpec,
     if wants_headroom and all(_headroom_criterion(c) for c in rivals):
         return []
     counted: list[Quantity] = []
+    clause_has_words: dict[tuple[int, int], bool] = {}
     for quantity in doc.quantities:
         if _PER_AFTER_RE.match(doc.text, quantity.end) or quantity.written <= 1:
             continue  # "8 T4s per node", "one card does ...": not the fleet
@@ -572,24 +573,36 @@ def _unclaimed_counts(doc: Document, criterion: CriterionSpec,
                       if q.unit and compatible(q, criterion.unit) and q.start < quantity.start]
             if not beside or not 0.5 <= quantity.value / max(beside[-1].value, 1e-9) <= 3:
                 continue
-        if _said_with_headroom(doc, quantity) == wants_headroom:
+        if _said_with_headroom(doc, quantity, clause_has_words) == wants_headroom:
             counted.append(quantity)
     return counted
 
 
-def _said_with_headroom(doc: Document, quantity: Quantity) -> bool:
-    """Headroom words in the count's clause, or earlier in its sentence with no other count
-    between ("Then 20% on top for spikes and deploys, so 150 A100s")."""
-    if _HEADROOM_WORDS_RE.search(_clause_text(doc, quantity)):
-        return True
+def _said_with_headroom(doc: Document, quantity: Quantity,
+                        clause_has_words: dict[tuple[int, int], bool]) -> bool:
+    """Headroom words in the count's clause (searched once per clause: a sentence may hold
+    thousands of counts), or in the _HEADROOM_REACH characters of its sentence before it with
+    no other count between ("Then 20% on top for spikes and deploys, so 150 A100s")."""
+    clause = _clause_of(doc, quantity)
+    if clause is not None:
+        if clause not in clause_has_words:
+            clause_has_words[clause] = bool(_HEADROOM_WORDS_RE.search(doc.text[slice(*clause)]))
+        if clause_has_words[clause]:
+            return True
     sentence = _sentence_of(doc, quantity.start)
     if sentence < 0:
         return False
-    start = doc.sentences[sentence].start
-    if any(q.unit and q.unit == quantity.unit and start <= q.start < quantity.start
-           for q in doc.sentence_numbers.get(sentence, [])):
-        return False
-    return bool(_HEADROOM_WORDS_RE.search(doc.text[start : quantity.start]))
+    start = max(doc.sentences[sentence].start, quantity.start - _HEADROOM_REACH)
+    index = bisect_left(doc.quantities, quantity.start, key=lambda q: q.start)
+    for previous in reversed(doc.quantities[max(0, index - 20) : index]):
+        if previous.start < start:
+            break
+        if previous.unit == quantity.unit:
+            return False
+    return bool(_HEADROOM_WORDS_RE.search(doc.text, start, quantity.start))
+
+
+_HEADROOM_REACH = 120
 
 
 def _preferred(doc: Document, candidates: list[Quantity], criterion: CriterionSpec,

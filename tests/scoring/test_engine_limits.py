@@ -92,3 +92,22 @@ def test_rubric_text_is_tokenised_once_per_question(monkeypatch) -> None:
             monkeypatch.setattr(module, "tokenize", counting)
     engine.score(SPEC, answer)
     assert calls == [answer]
+
+
+def test_headroom_words_are_searched_once_per_clause(monkeypatch) -> None:
+    from tests.scoring.test_engines import bank_question
+
+    real = quantities._HEADROOM_WORDS_RE
+    scanned: list[int] = []
+
+    class CountingPattern:
+        def search(self, string: str, pos: int = 0, endpos: int | None = None):
+            end = len(string) if endpos is None else endpos
+            scanned.append(end - pos)
+            return real.search(string, pos, end)
+
+    monkeypatch.setattr(quantities, "_HEADROOM_WORDS_RE", CountingPattern())
+    # Thousands of machine counts in one sentence: the clause is read once, not per count.
+    answer = ("With 20% on top, so " + " ".join(f"{i} GPUs" for i in range(1, 3000)))[:20000]
+    RubricEngine().score(bank_question("google-a100-7b-50k-qps"), answer)
+    assert scanned and sum(scanned) <= 3 * len(answer)
