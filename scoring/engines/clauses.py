@@ -58,6 +58,7 @@ class Document:
     sentence_starts: list[int] = field(default_factory=list)
     wrong_claims: list[WrongClaim] = field(default_factory=list)  # relations turned round
     words: int = -1
+    cut: bool = False  # the answer ran past MAX_WORDS and was read only that far
 
     @property
     def word_count(self) -> int:
@@ -83,10 +84,11 @@ def _number_region(text: str) -> str:
     return text
 
 
-# An answer is read as far as its first MAX_WORDS words: a 20,000-character answer of prose is
-# about 3,400 words, while 20,000 characters of "1 x 2 x 3 ..." are 10,000 tokens, each worth
-# nothing, which would make scoring time grow with how hostile an answer is.
-MAX_WORDS = 3600
+# An answer is read as far as its first MAX_WORDS words (about 12,000 characters of prose, ten
+# times a thorough answer), so scoring time stays within 10x of a typical answer's whatever the
+# answer holds: 20,000 characters of "1 x 2 x 3 ..." are 10,000 tokens, each worth nothing. The
+# feedback says when an answer was cut (Document.cut).
+MAX_WORDS = 2000
 
 
 _WORD_COUNT_RE = re.compile(r"[A-Za-z0-9µμ]+")
@@ -103,7 +105,7 @@ def bounded_text(text: str) -> str:
 
 
 def analyse(text: str) -> Document:
-    text = bounded_text(text)
+    answer, text = text, bounded_text(text)
     tokens = tokenize(text)
     quantities = find_quantities(_number_region(text))[:MAX_NUMBERS]
     # The arithmetic passes read only as far as the numbers examined.
@@ -120,6 +122,7 @@ def analyse(text: str) -> Document:
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    sorted([*implied, *sums], key=lambda c: c.start),
                    find_operations(head, quantities))
+    doc.cut = bool(answer[len(text) :].strip())
     doc.token_index = {token.start: i for i, token in enumerate(tokens)}
     doc.token_starts = [token.start for token in tokens]
     for token in tokens:

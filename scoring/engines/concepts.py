@@ -14,10 +14,12 @@ from scoring.engines.base import (
 )
 from scoring.engines.claims import _attributed, criterion_subject, reversed_claims
 from scoring.engines.clauses import Document, _dedupe, _negated_at
+from scoring.engines.dismissals import waves_away
 from scoring.engines.evidence import (
     MADE_AT,
     Evidence,
     Match,
+    Pattern,
     collect_evidence,
     evidence_credit,
     make_pattern,
@@ -51,8 +53,11 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         turned = reversed_claims(doc, criterion, subject, alternatives)
     evidence, wrong = _without_wrong_claims(doc, evidence)
     misattributed += wrong
+    evidence, waved = _without_dismissed(doc, evidence)
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
+    if waved and credit < 0.3 and oppose.score < MADE_AT:
+        oppose = Match(1.0, waved, -1)
     if turned or (misattributed and credit < 0.3):
         # The point is stated the wrong way round ("TensorRT is slower"), or only about the
         # wrong alternative ("TorchServe compiles the model"): a wrong claim, charged like a
@@ -164,6 +169,24 @@ def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, 
     spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans
+
+
+def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+    """The evidence without phrases said in a stretch the dismissal model reads as waving the
+    point away ("zone failure planning I'd leave to the SRE team"), and those phrases' spans."""
+    kept: list[tuple[Pattern, Match]] = []
+    waved: list[Span] = []
+    for pattern, match in evidence.hits:
+        if match.spans and 0 <= match.sentence < len(doc.sentences):
+            sentence = doc.sentences[match.sentence]
+            if waves_away(doc.text, sentence.start, sentence.end, match.spans[0].start):
+                waved += match.spans
+                continue
+        kept.append((pattern, match))
+    if not waved:
+        return evidence, []
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose), _dedupe(waved)
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:

@@ -88,13 +88,20 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.0"  # 2.0: third round: wrong senses, dismissal and pitfall forms, derived shares
+    version = "2.1"  # 2.1: fitted dismissal model, answers read to 2,000 words
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
         if question.reference_only:
-            return self._score_reference(question, doc)
-        return self._score_rubric(question, doc)
+            outcome = self._score_reference(question, doc)
+        else:
+            outcome = self._score_rubric(question, doc)
+        if doc.cut:
+            # Said, not hidden: the words past the limit earned nothing.
+            outcome.feedback["read_words"] = MAX_WORDS
+            outcome.feedback["summary"] = (f"{outcome.feedback.get('summary', '')} Only the "
+                                           f"first {MAX_WORDS:,} words were read.").strip()
+        return outcome
 
     # Rubric mode
 

@@ -57,6 +57,17 @@ def test_an_answer_is_read_to_at_most_max_words() -> None:
     assert answer.startswith(doc.text)
 
 
+def test_the_feedback_says_when_an_answer_was_cut() -> None:
+    sentence = "I'd keep a canary at 2% and roll back on errors. "
+    long_answer = sentence * (MAX_WORDS // 10 + 50)
+    outcome = RubricEngine().score(SPEC, long_answer)
+    assert outcome.feedback["read_words"] == MAX_WORDS
+    assert f"Only the first {MAX_WORDS:,} words were read." in outcome.feedback["summary"]
+    short = RubricEngine().score(SPEC, sentence * 20)
+    assert "read_words" not in short.feedback
+    assert "words were read" not in short.feedback["summary"]
+
+
 def test_a_product_too_big_for_a_float_is_scored_not_crashed() -> None:
     answer = " x ".join(["99999999999999999999"] * 20) + " = 5 GPUs"
     outcome = RubricEngine().score(SPEC, answer)

@@ -1,0 +1,75 @@
+"""Points waved away in words no rule has written down, read by a small model fitted on labelled
+answers.
+
+The clause rules (clauses.py) know the common dismissals ("I'd skip", "overkill"); candidates
+have many more ("I'd leave that to the SRE team", "doesn't seem like my job", "sounds nice but
+it's more of a debugging exercise"). This module scores the stretch of a sentence that states a
+point, from the start of its clause to the sentence's end, with a logistic model over the
+stretch's words and word pairs. Words the model was not fitted on (the subject's vocabulary:
+"bake", "canary", "p99") all read as one placeholder, so the model keys on how a thing is said,
+not on which point it is.
+
+The weights live in data/dismissal-cues.json and are re-derived from the criterion-labelled
+sets by `python bench/fit_dismissals.py` (it prints its leave-one-set-out figures): positives
+are the sentences labelled as waving a point away, negatives the sentences labelled as making
+one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from scoring.engines.text import tokenize
+
+CUES_PATH = Path(__file__).resolve().parent / "data" / "dismissal-cues.json"
+PLACEHOLDER = "#"
+MAX_STRETCH = 400  # characters scored: a dismissal sits within a clause or two of its point
+
+# Where a clause starts: a point conceded and then waved off after "but" is scored with its
+# dismissal; one stated after a "but" that follows a dismissal is scored without it.
+_CLAUSE_START_RE = re.compile(r";|:\s|\b(?:but|however|whereas|although|though)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _model() -> tuple[dict[str, float], float, float]:
+    data = json.loads(CUES_PATH.read_text(encoding="utf-8"))
+    return dict(data["weights"]), float(data["bias"]), float(data["threshold"])
+
+
+def features(text: str, vocabulary: frozenset[str] | dict[str, float] | None = None) -> set[str]:
+    """The stretch's words and adjacent word pairs, lower-cased; with a vocabulary, a word
+    outside it reads as the placeholder."""
+    tokens = tokenize(text)
+    words = [t.lower for t in tokens]
+    if vocabulary is not None:
+        words = [w if w in vocabulary else PLACEHOLDER for w in words]
+    # Alone, a function word ("it's", "just", "I") says nothing; in a pair ("it's overkill",
+    # "I wouldn't") it can.
+    found = {w for w, t in zip(words, tokens, strict=True) if t.content}
+    found.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def probability(text: str) -> float:
+    weights, bias, _ = _model()
+    z = bias + sum(weights.get(f, 0.0) for f in features(text, weights))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def stretch(text: str, sentence_start: int, sentence_end: int, at: int) -> str:
+    """From the start of the clause holding position `at` to the end of its sentence."""
+    start = sentence_start
+    for match in _CLAUSE_START_RE.finditer(text, sentence_start, at):
+        start = match.start()
+    return text[start : min(sentence_end, start + MAX_STRETCH)]
+
+
+def waves_away(text: str, sentence_start: int, sentence_end: int, at: int) -> bool:
+    """Whether the clause stating something at `at` (and the rest of its sentence) waves it
+    away."""
+    return probability(stretch(text, sentence_start, sentence_end, at)) >= _model()[2]

@@ -1,0 +1,60 @@
+"""Issue 9, fourth round: points waved away in words no clause rule names, read by the fitted
+dismissal model (scoring/engines/dismissals.py). Sentences written for this file; each
+dismissal has a twin that makes the point and keeps its credit."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoring.engines import dismissals
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def verdict(slug: str, key: str, answer: str) -> tuple[str, float]:
+    found = {v.key: v for v in RubricEngine().score(bank_question(slug), answer).criteria}[key]
+    return found.verdict, found.credit
+
+
+@pytest.mark.parametrize("answer", [
+    "Zone failure planning I'd leave to the SRE team, honestly.",
+    "Zone outages are rare enough that planning for a zone failure feels like gold-plating.",
+])
+def test_a_point_waved_away_in_unwritten_words_earns_nothing(answer: str) -> None:
+    said, credit = verdict("azure-capacity-spreadsheet-review", "redundancy", answer)
+    assert said in {"missed", "contradicted"}
+    assert credit == 0
+
+
+def test_the_same_point_made_keeps_its_credit() -> None:
+    said, credit = verdict("azure-capacity-spreadsheet-review", "redundancy",
+                           "Zone failure I'd plan for by keeping spare GPUs in every other zone.")
+    assert said == "made"
+    assert credit == 1.0
+
+
+def test_a_point_after_but_is_read_without_the_dismissal_before_it() -> None:
+    text = "Sticky users I'd leave to the platform team, but the ramp I'd keep at 2, 10, 50."
+    start = text.index("ramp")
+    assert dismissals.stretch(text, 0, len(text), start).startswith("but the ramp")
+    assert not dismissals.waves_away(text, 0, len(text), start)
+    # The point conceded before "but" is read with its dismissal after it.
+    conceded = "Some teams run a 10% scenario too, but I'd not bother with two versions."
+    assert dismissals.stretch(conceded, 0, len(conceded), 17) == conceded
+    assert dismissals.waves_away(conceded, 0, len(conceded), 17)
+
+
+def test_words_the_model_was_not_fitted_on_read_as_one_placeholder() -> None:
+    weights, _, _ = dismissals._model()
+    found = dismissals.features("the zorblax I'd skip", weights)
+    assert dismissals.PLACEHOLDER in found
+    assert "zorblax" not in found
+    assert "skip" in found
+
+
+def test_the_fitted_model_never_saw_the_unread_held_out_set() -> None:
+    data = json.loads(dismissals.CUES_PATH.read_text(encoding="utf-8"))
+    assert "criteria-heldout-7.jsonl" not in data["files"]
+    assert 0.5 <= data["threshold"] < 1
