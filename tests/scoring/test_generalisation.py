@@ -133,10 +133,11 @@ VALIDATION_4 = DATA / "validation-4-untouched.csv"
 VALIDATION_5 = DATA / "validation-5-untouched.csv"
 VALIDATION_6 = DATA / "validation-6-untouched.csv"
 VALIDATION_7 = DATA / "validation-7-untouched.csv"
+VALIDATION_8 = DATA / "validation-8-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
-    "criteria-heldout-6")}
+    "criteria-heldout-6", "criteria-heldout-7")}
 
 
 @pytest.mark.django_db
@@ -174,6 +175,16 @@ def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
+def test_the_fourth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-8: measured at the start of the fourth round and at its end (0.889 both
+    # times, five answers graded below 4 rated 4 both times), never read.
+    eighth = run(str(VALIDATION_8), "--bank", bundled_bank.slug)
+    assert eighth["n"] == eighth["matched"] == 42
+    assert eighth["spearman"] >= 0.87
+    assert eighth["graded_below_4_rated_4"] <= 5
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("name", "floors"), [
     # Floors a little below the figures at the end of the second round of issue 9.
     ("criteria-dev-2", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
@@ -201,14 +212,29 @@ def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
     ("criteria-heldout-5", {"concept_macro_f1": 0.88, "pitfall_recall": 0.8,
                             "pitfall_precision": 0.85, "wrong_numbers_flagged": 0.7,
                             "evidence_precision": 0.93, "rating_qwk": 0.79}),
-    # Measured once at the very end of the third round, never read.
-    ("criteria-heldout-6", {"concept_macro_f1": 0.83, "pitfall_recall": 0.75,
+    # Measured once at the very end of the third round; read in the fourth (where the
+    # dismissal model was fitted on it).
+    ("criteria-heldout-6", {"concept_macro_f1": 0.85, "pitfall_recall": 0.75,
                             "pitfall_precision": 0.7, "wrong_numbers_flagged": 0.65,
-                            "evidence_precision": 0.95, "rating_qwk": 0.63}),
+                            "evidence_precision": 0.95, "rating_qwk": 0.66,
+                            "dismissed_credited_at_most": 0.1}),
+    # The fourth round's held-out set: measured at its start and end, never read, never fitted
+    # on (0.867 macro-F1, 19% dismissed credited, 0.814 kappa at the end).
+    ("criteria-heldout-7", {"concept_macro_f1": 0.85, "pitfall_recall": 0.6,
+                            "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
+                            "evidence_precision": 0.92, "rating_qwk": 0.79,
+                            "dismissed_credited_at_most": 0.25}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
     for figure, floor in floors.items():
-        assert report[figure] >= floor, (figure, report[figure])
-    # held-out-6 measured 4 (5 with engine 1.7): over issue 9's target of 2, said in the README.
-    assert report["graded_at_most_3_5_rated_4"] <= (4 if name == "criteria-heldout-6" else 2)
+        if figure.endswith("_at_most"):
+            found = report[figure.removesuffix("_at_most")]
+            assert found <= floor, (figure, found)
+        else:
+            assert report[figure] >= floor, (figure, report[figure])
+    # held-out-6 measured 4 (5 with engine 1.7), then 3; held-out-7 10 with engine 2.0 and 9
+    # with 2.1: over issue 9's target of 2, said in the README (its writers graded terse,
+    # complete answers 2.5-3.5, where the dev CSV's grader gives 4).
+    ceiling = {"criteria-heldout-6": 3, "criteria-heldout-7": 9}.get(name, 2)
+    assert report["graded_at_most_3_5_rated_4"] <= ceiling
