@@ -57,6 +57,7 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
     if waved and credit < 0.3 and oppose.score < MADE_AT:
+        # Named only where it is waved away: charged like a dismissal the clause rules found.
         oppose = Match(1.0, waved, -1)
     if turned or (misattributed and credit < 0.3):
         # The point is stated the wrong way round ("TensorRT is slower"), or only about the
