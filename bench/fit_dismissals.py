@@ -26,7 +26,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring.engines.dismissals import CUES_PATH, PLACEHOLDER, features  # noqa: E402
+from scoring.engines.dismissals import (  # noqa: E402
+    CUES_PATH,
+    PLACEHOLDER,
+    features,
+    probability_with,
+)
 from scoring.engines.text import tokenize  # noqa: E402
 
 # Held out from every fit: measured once at the end of the round that wrote it.
@@ -92,11 +97,6 @@ def fit(examples: list[Example]) -> tuple[dict[str, float], float]:
     return weights, round(float(b), 4)
 
 
-def score(weights: dict[str, float], bias: float, sentence: str) -> float:
-    z = bias + sum(weights.get(f, 0.0) for f in features(sentence, weights))
-    return float(1.0 / (1.0 + np.exp(-z)))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("files", nargs="*", type=Path)
@@ -110,7 +110,7 @@ def main() -> None:
         weights, bias = fit([e for other, ex in sets.items() if other != name for e in ex])
         for threshold in THRESHOLDS:
             for _, sentence, label in held:
-                hit = score(weights, bias, sentence) >= threshold
+                hit = probability_with(weights, bias, sentence) >= threshold
                 counts[threshold][0 if label else 2] += hit
                 counts[threshold][1 if label else 3] += 1
     chosen = THRESHOLDS[-1]

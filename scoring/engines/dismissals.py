@@ -54,11 +54,16 @@ def features(text: str, vocabulary: frozenset[str] | dict[str, float] | None = N
     return found
 
 
+def probability_with(weights: dict[str, float], bias: float, text: str) -> float:
+    """The model's reading of a stretch, for given weights (the fitting script's too)."""
+    z = bias + sum(weights.get(f, 0.0) for f in features(text, weights))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 @lru_cache(maxsize=4096)
 def probability(text: str) -> float:
     weights, bias, _ = _model()
-    z = bias + sum(weights.get(f, 0.0) for f in features(text, weights))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return probability_with(weights, bias, text)
 
 
 def stretch(text: str, sentence_start: int, sentence_end: int, at: int) -> str:

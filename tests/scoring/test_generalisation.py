@@ -140,19 +140,23 @@ CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-heldout-6", "criteria-heldout-7")}
 
 
+def graded_set(path: Path, bank: str) -> dict:
+    """A 42-answer graded CSV's report, every row matched to a bank question."""
+    report = run(str(path), "--bank", bank)
+    assert report["n"] == report["matched"] == 42
+    return report
+
+
 @pytest.mark.django_db
 def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-3 was measured once at 0.827 (engine before the round 0.821) and then read;
     # validation-4 once at 0.894 (0.884 before), then read; validation-5 once at the very end:
     # 0.876 (0.887 with the engine before the round).
-    third = run(str(VALIDATION_3), "--bank", bundled_bank.slug)
-    assert third["n"] == third["matched"] == 42
+    third = graded_set(VALIDATION_3, bundled_bank.slug)
     assert third["spearman"] >= 0.87
-    fourth = run(str(VALIDATION_4), "--bank", bundled_bank.slug)
-    assert fourth["n"] == fourth["matched"] == 42
+    fourth = graded_set(VALIDATION_4, bundled_bank.slug)
     assert fourth["spearman"] >= 0.88
-    fifth = run(str(VALIDATION_5), "--bank", bundled_bank.slug)
-    assert fifth["n"] == fifth["matched"] == 42
+    fifth = graded_set(VALIDATION_5, bundled_bank.slug)
     assert fifth["spearman"] >= 0.88
 
 
@@ -161,15 +165,13 @@ def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-6 was measured once (0.820; 0.834 with engine 1.7), then read; validation-7
     # once at the very end: 0.872 (0.847 with engine 1.7), two answers graded below 4 rated 4
     # with either engine.
-    sixth = run(str(VALIDATION_6), "--bank", bundled_bank.slug)
-    assert sixth["n"] == sixth["matched"] == 42
+    sixth = graded_set(VALIDATION_6, bundled_bank.slug)
     # 0.820 before the dismissal model; it now withholds credit from points that negation
     # answers wave away (V6-02, V6-28, and V6-11's "memory isn't a concern"), which the
     # grader still put at 2-3.5 for their other content: 0.799.
     assert sixth["spearman"] >= 0.79
     assert sixth["graded_below_4_rated_4"] <= 3
-    seventh = run(str(VALIDATION_7), "--bank", bundled_bank.slug)
-    assert seventh["n"] == seventh["matched"] == 42
+    seventh = graded_set(VALIDATION_7, bundled_bank.slug)
     assert seventh["spearman"] >= 0.85
     assert seventh["graded_below_4_rated_4"] <= 2
 
@@ -178,8 +180,7 @@ def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
 def test_the_fourth_rounds_graded_set_holds(bundled_bank) -> None:
     # validation-8: measured at the start of the fourth round and at its end (0.889 both
     # times, five answers graded below 4 rated 4 both times), never read.
-    eighth = run(str(VALIDATION_8), "--bank", bundled_bank.slug)
-    assert eighth["n"] == eighth["matched"] == 42
+    eighth = graded_set(VALIDATION_8, bundled_bank.slug)
     assert eighth["spearman"] >= 0.87
     assert eighth["graded_below_4_rated_4"] <= 5
 
