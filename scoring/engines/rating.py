@@ -12,7 +12,12 @@ interviewer applies cap it:
 - stating that point's figure wrong (a numeric top point judged off) caps it at TOP_WRONG_CAP:
   on the second round's labelled sets, graders put such answers at 2-2.5 (it lifted the
   rating's kappa there and on the first round's held-out set; a cap for any wrong weight-2
-  figure lowered it, so it stays with the top point).
+  figure lowered it, so it stays with the top point);
+- a short answer (at most HEDGED_ANSWER_WORDS words) that hedges twice or more ("probably",
+  "maybe", "I guess", a point put as a question) is not a 4: in the eleven labelled sets and
+  ten graded CSVs read by the fifth round, every such answer the other gates rated 4 was graded
+  3.5 or below (6 of 6), while no answer graded 4 or above was both that short and that hedged
+  (the graded CSVs' "short-precise" answers, all graded 4-4.5, state their points flatly).
 
 How the numbers were chosen (bench/fit_rating.py re-derives them from graded files), with
 grades banded onto the rating scale as 0-1.5 -> 1, 2-2.5 -> 2, 3-3.5 -> 3, 4-5 -> 4:
@@ -29,12 +34,27 @@ grades banded onto the rating scale as 0-1.5 -> 1, 2-2.5 -> 2, 3-3.5 -> 3, 4-5 -
 
 from __future__ import annotations
 
+import re
+
 from scoring.engines.base import RATING_BAND_EDGES, CriterionVerdict, NumberCheck
 
 IMPORTANT_WEIGHT = 2.0
 MADE_SHARE_FOR_4 = 0.8  # of the rubric's positive weight, made in full
 TOP_MISSED_CAP = 3
 TOP_WRONG_CAP = 2
+HEDGED_ANSWER_WORDS = 90
+HEDGES_AGAINST_4 = 2
+HEDGE = re.compile(r"\b(?:probably|maybe|perhaps|i guess|i think|i suppose|somehow|something "
+                   r"like|kind of|sort of|not sure|or so)\b|\?", re.IGNORECASE)
+
+
+def hedges(text: str) -> list[str]:
+    """The hedges of a short answer that leave its points unsure (empty for longer answers,
+    where a hedge or two sits among points stated flatly)."""
+    if len(text.split()) > HEDGED_ANSWER_WORDS:
+        return []
+    found = [match.group(0).lower() for match in HEDGE.finditer(text)]
+    return found if len(found) >= HEDGES_AGAINST_4 else []
 
 
 def provisional_rating(total: float, edges: tuple[float, ...] = RATING_BAND_EDGES) -> int:
@@ -58,7 +78,7 @@ def top_point(verdicts: list[CriterionVerdict]) -> CriterionVerdict | None:
 
 
 def blockers(verdicts: list[CriterionVerdict], checks: list[NumberCheck],
-             wrong_arithmetic: int = 0) -> list[str]:
+             wrong_arithmetic: int = 0, hedged: list[str] | None = None) -> list[str]:
     """Why the answer cannot be rated 4, one line each (empty: nothing stands in the way)."""
     reasons = [f"not made: {v.label}" for v in important(verdicts) if v.verdict != "made"]
     positive = [v for v in verdicts if v.kind != "pitfall"]
@@ -72,15 +92,18 @@ def blockers(verdicts: list[CriterionVerdict], checks: list[NumberCheck],
                 if c.found_value is not None and not c.within_tolerance]
     if wrong_arithmetic:
         reasons.append("wrong arithmetic")
+    if hedged:
+        reasons.append("hedged: " + ", ".join(dict.fromkeys(hedged)))
     return reasons
 
 
 def rubric_rating(total: float, verdicts: list[CriterionVerdict], checks: list[NumberCheck],
                   wrong_arithmetic: int = 0,
-                  edges: tuple[float, ...] = RATING_BAND_EDGES) -> int:
+                  edges: tuple[float, ...] = RATING_BAND_EDGES,
+                  hedged: list[str] | None = None) -> int:
     """The 1-4 rating: the total's band, capped by the gates above."""
     rating = provisional_rating(total, edges)
-    if rating == 4 and blockers(verdicts, checks, wrong_arithmetic):
+    if rating == 4 and blockers(verdicts, checks, wrong_arithmetic, hedged):
         rating = 3
     top = top_point(verdicts)
     if top is not None and top.verdict in {"missed", "contradicted"}:

@@ -4,7 +4,7 @@ no wrong core number and no committed pitfall; missing the most important point 
 from __future__ import annotations
 
 from scoring.engines.base import CriterionVerdict, NumberCheck
-from scoring.engines.rating import TOP_MISSED_CAP, blockers, rubric_rating, top_point
+from scoring.engines.rating import TOP_MISSED_CAP, blockers, hedges, rubric_rating, top_point
 from scoring.engines.rubric import RubricEngine
 from tests.scoring.test_engines import bank_question
 
@@ -62,3 +62,31 @@ def test_a_bare_list_of_most_points_is_not_a_4() -> None:
         "Versioned models in a registry, 5% canary via mesh weights, compare error rate and "
         "latency to baseline, roll back automatically if worse.")
     assert outcome.rating <= 3
+
+
+FLAT_SHORT = ("I'd ask the caller's timeout first and assume about 20ms upstream. Target 15ms p99, "
+              "because averages hide a bad tail. Justify it with a per-stage split, load tests "
+              "and tracing. On breach, time out, serve a default score, and alert when p99 stays "
+              "over target for a few minutes.")
+HEDGED_SHORT = ("I'd probably ask the caller's timeout first and maybe assume about 20ms upstream. "
+                "Target something like 15ms p99, because averages hide a bad tail? Justify it with "
+                "a per-stage split, load tests and tracing. On breach, time out, serve a default "
+                "score, and alert when p99 stays over target for a few minutes.")
+
+
+def test_a_short_answer_that_hedges_its_points_is_not_a_strong_hire() -> None:
+    # Graders put such answers at 2.5-3.5 in every labelled set; the flat twin stays a 4.
+    question = bank_question("ad-ranking-latency-target")
+    flat = RubricEngine().score(question, FLAT_SHORT)
+    hedged = RubricEngine().score(question, HEDGED_SHORT)
+    assert flat.rating == 4 and "hedges" not in flat.feedback
+    assert hedged.rating == 3
+    assert hedged.feedback["hedges"] == ["probably", "maybe", "something like", "?"]
+    assert "Rated 3, not 4" in hedged.feedback["summary"]
+    assert "“probably”" in hedged.feedback["summary"]
+
+
+def test_a_hedge_or_two_in_a_long_answer_does_not_block_a_4() -> None:
+    assert hedges(HEDGED_SHORT) == ["probably", "maybe", "something like", "?"]
+    assert hedges("I think it is probably fine. " + "Flat statement of a point. " * 20) == []
+    assert hedges("Target 15ms p99, probably.") == []
