@@ -20,9 +20,7 @@ def verdict(slug: str, key: str, answer: str) -> tuple[str, float]:
 
 @pytest.mark.parametrize("answer", [
     "Zone failure planning I'd leave to the SRE team, honestly.",
-    # Refitted in the fifth round with held-out-7 added; the fourth round's "feels like
-    # gold-plating" wording now reads 0.54, under the threshold (the model finds about half).
-    "Zone failure redundancy is the SRE team's headache, not this review's.",
+    "Zone outages are rare enough that planning for a zone failure feels like gold-plating.",
 ])
 def test_a_point_waved_away_in_unwritten_words_earns_nothing(answer: str) -> None:
     said, credit = verdict("azure-capacity-spreadsheet-review", "redundancy", answer)
@@ -58,5 +56,5 @@ def test_words_the_model_was_not_fitted_on_read_as_one_placeholder() -> None:
 
 def test_the_fitted_model_never_saw_the_unread_held_out_set() -> None:
     data = json.loads(dismissals.CUES_PATH.read_text(encoding="utf-8"))
-    assert "criteria-heldout-8.jsonl" not in data["files"]
+    assert {"criteria-heldout-7.jsonl", "criteria-heldout-8.jsonl"}.isdisjoint(data["files"])
     assert 0.5 <= data["threshold"] < 1
