@@ -51,7 +51,7 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     if subject:
         evidence, misattributed = _attributed(doc, evidence, subject, alternatives)
         turned = reversed_claims(doc, criterion, subject, alternatives)
-    evidence, wrong = _without_wrong_claims(doc, evidence)
+    evidence, wrong, defined_wrong = _without_wrong_claims(doc, evidence)
     misattributed += wrong
     evidence, waved = _without_dismissed(doc, evidence)
     credit = evidence_credit(doc, evidence)
@@ -59,9 +59,11 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     if waved and credit < 0.3 and oppose.score < MADE_AT:
         # Named only where it is waved away: charged like a dismissal the clause rules found.
         oppose = Match(1.0, waved, -1)
-    if turned or (misattributed and credit < 0.3):
-        # The point is stated the wrong way round ("TensorRT is slower"), or only about the
-        # wrong alternative ("TorchServe compiles the model"): a wrong claim, charged like a
+    if turned or defined_wrong or (misattributed and credit < 0.3):
+        # The point is stated the wrong way round ("TensorRT is slower"), its own term is
+        # defined wrongly ("jitter is basically packet loss": whatever else is said of jitter,
+        # the candidate does not know what it is), or it is said only about the wrong
+        # alternative ("TorchServe compiles the model"): a wrong claim, charged like a
         # dismissal, whatever right words come with it.
         verdict, credit, spans = "contradicted", 0.0, _dedupe(turned + misattributed)
     elif oppose.score >= MADE_AT and oppose.score >= agree.score \
@@ -147,11 +149,13 @@ def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
     return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
 
 
-def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+def _without_wrong_claims(doc: Document,
+                          evidence: Evidence) -> tuple[Evidence, list[Span], bool]:
     """The evidence without phrases said in a sentence that states a relation or role wrongly
-    ("bigger batches lower p99", "TorchServe is the compiler"), and those wrong claims' spans."""
+    ("bigger batches lower p99", "TorchServe is the compiler"), those wrong claims' spans, and
+    whether one of them defines the point's own term wrongly."""
     if not doc.wrong_claims:
-        return evidence, []
+        return evidence, [], False
     bad: dict[int, list[Span]] = {}
     for claim in doc.wrong_claims:
         bad.setdefault(claim.sentence, []).append(claim.span)
@@ -166,10 +170,13 @@ def _without_wrong_claims(doc: Document, evidence: Evidence) -> tuple[Evidence, 
 
     kept = [(p, m) for p, m in evidence.hits if not near(m)]
     if len(kept) == len(evidence.hits):
-        return evidence, []
+        return evidence, [], False
     spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
+    definitions = {(c.span.start, c.span.end) for c in doc.wrong_claims
+                   if c.kind == "definition"}
+    defined_wrong = any((s.start, s.end) in definitions for s in spans)
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
-    return Evidence(kept, agree, evidence.oppose), spans
+    return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
 
 
 def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:

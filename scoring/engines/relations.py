@@ -468,11 +468,100 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# What belongs to which tool, beyond the role: TensorRT needs fixed optimization profiles and a
+# rebuild per version; TorchServe runs Python handlers, takes dynamic shapes and has the
+# management API. Said of the other tool with a verb of having or doing, it is misattributed
+# ("TensorRT handles dynamic shapes out of the box while TorchServe needs fixed optimization
+# profiles": both halves turned round).
+_TOOL_RE = re.compile(r"\b(?P<tool>tensorrt|trt|torchserve|triton)\b", re.IGNORECASE)
+_TOOL_OWNERS = {"tensorrt": "tensorrt", "trt": "tensorrt", "torchserve": "torchserve",
+                "triton": "triton"}
+_ATTRIBUTES = (
+    ("tensorrt", re.compile(r"\b(?:fixed\s+)?optimi[sz]ation\s+profiles?\b|"
+                            r"\bfixed\s+(?:input\s+)?shapes\b", re.IGNORECASE)),
+    ("tensorrt", re.compile(r"\b(?:(?:engine|model)\s+)?rebuil(?:d|ds|t|ding)\b|"
+                            r"\b(?:45|forty-five)[- ]minute\s+(?:re)?build", re.IGNORECASE)),
+    ("torchserve", re.compile(r"\bpython\s+(?:handlers?|preprocessing)\b|"
+                              r"\b(?:dynamic|variable|arbitrary)(?:[- ]length)?\s+(?:input\s+)?"
+                              r"shapes\b|\bmanagement\s+api\b", re.IGNORECASE)),
+)
+# Between the tool and what is said of it: a verb of having, doing or needing.
+_HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|"
+                     r"comes?\s+with|provides?|runs?|needs?|requires?|must|has\s+to|have\s+to|"
+                     r"takes?|accepts?|deals?\s+with|copes?\s+with|is\s+(?:a|the)|thing|"
+                     r"you\s+(?:can\s+)?(?:drop|write|use|register|declare|set|put))\b",
+                     re.IGNORECASE)
+_NOT_HAS_RE = re.compile(r"\b(?:not|no|never|without|lacks?|avoid\w*|skip\w*|unlike|instead|"
+                         r"rather|than|versus|vs|compared|while|whereas|but|behind|inside|in|"
+                         r"wrap\w*|through|via|under|for|of)\b|n't|[;:,(]", re.IGNORECASE)
+
+
+_OWNED_BY_RE = re.compile(r"(?:\s+[^.;:!?,]{0,40}?)?\s+(?:is|are)\s+(?:a|an|the|just\s+a|"
+                          r"really\s+a)\s+(?P<tool>tensorrt|trt|torchserve)\s+(?:thing|problem|issue|cost|feature)\b",
+                          re.IGNORECASE)
+
+
+def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
+    """A tool's feature or cost said of the other tool ("TorchServe needs you to declare fixed
+    optimization profiles", "the 45 minute rebuild is a TorchServe thing")."""
+    found: list[WrongClaim] = []
+    tools = [(m.start(), m.end(), _TOOL_OWNERS[m.group("tool").lower()])
+             for m in _TOOL_RE.finditer(text)]
+    if not tools:
+        return found
+    for owner, regex in _ATTRIBUTES:
+        for match in regex.finditer(text):
+            before = [t for t in tools if t[1] <= match.start()]
+            if not before:
+                continue
+            start, end, tool = before[-1]
+            gap = text[end : match.start()]
+            if tool == owner or tool == "triton" or len(gap) > 60 or re.search(r"[.!?]\s", gap):
+                continue
+            if _HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap):
+                continue
+            found.append(WrongClaim(Span(start, match.end()), sentence_of(start), "role"))
+        for match in regex.finditer(text):
+            # Said the other way round: "the 45 minute rebuild is a TorchServe thing".
+            after = _OWNED_BY_RE.match(text, match.end())
+            if after and _TOOL_OWNERS[after.group("tool").lower()] not in {owner, "triton"}:
+                found.append(WrongClaim(Span(match.start(), after.end()),
+                                        sentence_of(match.start()), "role"))
+    return found
+
+
+# Real-time factor is processing time over audio duration: it must stay below 1. "Keep RTF
+# above 1, meaning we keep up" turns it round.
+_RTF_ABOVE_RE = re.compile(
+    r"\b(?:rtf|real[- ]time\s+factor)\b(?P<gap>[^.;!?\n]{0,70}?)(?:(?:above|over|greater\s+than|"
+    r"more\s+than|bigger\s+than|at\s+least|exceed\w*|>)\s*(?:1|one)\b(?![.,]\d)|the\s+higher"
+    r"[^.;!?\n]{0,20}?the\s+better)(?P<after>[^.;!?\n]{0,60})", re.IGNORECASE)
+_RTF_GOOD_RE = re.compile(r"\b(?:keep\w*|stay\w*|want|should|healthy|good|better|fine|faster|"
+                          r"ahead|target\w*|aim\w*|comfortabl\w*|means\s+we(?:'re|\s+are)?)\b",
+                          re.IGNORECASE)
+_RTF_BAD_RE = re.compile(r"\b(?:below|under|less\s+than|behind|fall\w*|alert\w*|page\w*|bad|"
+                         r"problem\w*|lag\w*|never|not|don't|warn\w*|breach\w*|slower|"
+                         r"overload\w*|can't|cannot)\b|<", re.IGNORECASE)
+
+
+def reversed_real_time_factor(text: str, sentence_of) -> list[WrongClaim]:
+    """Real-time factor wanted above 1."""
+    found: list[WrongClaim] = []
+    for match in _RTF_ABOVE_RE.finditer(text):
+        said = match.group(0)
+        if _RTF_GOOD_RE.search(said) and not _RTF_BAD_RE.search(said):
+            found.append(WrongClaim(Span(match.start(), match.start("after")),
+                                    sentence_of(match.start()), "definition"))
+    return found
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
     """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
               *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of),
-              *portable_engines(text, sentence_of), *wrong_definitions(text, sentence_of)]
+              *portable_engines(text, sentence_of), *wrong_definitions(text, sentence_of),
+              *misattributed_features(text, sentence_of),
+              *reversed_real_time_factor(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

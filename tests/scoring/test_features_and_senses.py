@@ -1,0 +1,79 @@
+"""Issue 9, fifth round: a tool's features said of the other tool, real-time factor wanted the
+wrong way, and a point's own term defined wrongly anywhere in the answer. Sentences written
+for this file; each wrong claim has a twin that states the fact right and keeps its credit."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.relations import misattributed_features, reversed_real_time_factor
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+CREDITED = {"made", "partly"}
+
+
+def verdict(slug: str, key: str, answer: str) -> str:
+    outcome = RubricEngine().score(bank_question(slug), answer)
+    return {v.key: v.verdict for v in outcome.criteria}[key]
+
+
+def claimed(finder, text: str) -> list[str]:
+    return [text[c.span.start : c.span.end] for c in finder(text, lambda offset: 0)]
+
+
+SHAPES_SWAPPED = ("For flexibility, TensorRT copes with variable-length input shapes natively, "
+                  "whereas TorchServe requires fixed optimization profiles for every shape range.")
+SHAPES_RIGHT = ("For flexibility, TorchServe copes with dynamic shapes and Python handlers, "
+                "whereas TensorRT requires fixed optimization profiles for every shape range.")
+
+
+def test_dynamic_shapes_and_profiles_said_of_the_wrong_tool_are_contradicted() -> None:
+    assert claimed(misattributed_features, SHAPES_SWAPPED) == [
+        "TorchServe requires fixed optimization profiles",
+        "TensorRT copes with variable-length input shapes"]
+    assert verdict("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+                   SHAPES_SWAPPED) == "contradicted"
+    assert claimed(misattributed_features, SHAPES_RIGHT) == []
+    assert verdict("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+                   SHAPES_RIGHT) in CREDITED
+
+
+@pytest.mark.parametrize(("tool", "expected"), [("TorchServe", "contradicted"),
+                                                 ("TensorRT", "partly")])
+def test_the_rebuild_belongs_to_tensorrt(tool: str, expected: str) -> None:
+    answer = (f"The 45 minute rebuild for every model version is a {tool} thing, and with "
+              "weekly retrains that slows the release train.")
+    # Right, the sentence makes part of the point (the rebuild per version, not per GPU type).
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "rebuild-cost", answer) == expected
+
+
+def test_wrapping_an_engine_in_a_handler_is_not_a_misattribution() -> None:
+    assert claimed(misattributed_features,
+                   "I'd wrap the TensorRT engine in a Python handler behind TorchServe.") == []
+    assert claimed(misattributed_features, "TorchServe avoids the rebuild entirely.") == []
+
+
+RTF_ABOVE = ("For capacity I'd track the real-time factor and keep it comfortably above 1, "
+             "meaning we're keeping up, plus concurrent streams per GPU and queue depth.")
+RTF_BELOW = ("For capacity I'd track the real-time factor and keep it well below 1, around 0.3, "
+             "plus concurrent streams per GPU and queue depth.")
+
+
+def test_real_time_factor_wanted_above_one_is_turned_round() -> None:
+    assert claimed(reversed_real_time_factor, RTF_ABOVE) == [
+        "real-time factor and keep it comfortably above 1"]
+    assert verdict("twilio-transcription-slis", "throughput-saturation", RTF_ABOVE) \
+        == "contradicted"
+    assert verdict("twilio-transcription-slis", "throughput-saturation", RTF_BELOW) == "made"
+    # An alert on RTF going above 1 says it right.
+    assert claimed(reversed_real_time_factor,
+                   "Page when the real-time factor goes above 1, we are falling behind.") == []
+
+
+def test_a_term_defined_wrongly_is_contradicted_even_where_it_is_named_again() -> None:
+    again = ("Chunk-processing jitter is what makes captions stutter, so it gets its own panel.")
+    wrong = f"Jitter here is basically packet loss on the incoming audio. {again}"
+    right = f"Jitter here is the variation in per-chunk processing time. {again}"
+    assert verdict("twilio-transcription-slis", "jitter", wrong) == "contradicted"
+    assert verdict("twilio-transcription-slis", "jitter", right) in CREDITED
