@@ -437,7 +437,8 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"(?:is|are|means)|,?\s*where|\(|:|-|—)")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
-                       rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well))?\s*"
+                       rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well|alerts?|alerting|"
+                       rf"metrics?|panels?|dashboards?|numbers?|signals?))?\s*"
                        rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))
@@ -555,13 +556,107 @@ def reversed_real_time_factor(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# Bytes a weight takes at each precision: FP16 is two bytes, not one.
+_BYTES_AT = {"fp16": 2.0, "bf16": 2.0, "half": 2.0, "16": 2.0, "fp32": 4.0, "full": 4.0,
+             "32": 4.0, "int8": 1.0, "fp8": 1.0, "8": 1.0, "int4": 0.5, "4": 0.5}
+_BYTE_WORDS = {"one": 1.0, "a single": 1.0, "single": 1.0, "a": 1.0, "two": 2.0, "four": 4.0,
+               "half a": 0.5}
+_PRECISION_BYTES_RE = re.compile(
+    r"\b(?P<p>fp16|bf16|fp32|int8|fp8|int4|(?P<bits>16|32|8|4)[- ]?bits?|half[- ]precision|"
+    r"full[- ]precision)\b(?P<gap>[^.;!?\n]{0,50}?)\b(?P<n>\d+(?:\.\d+)?|one|two|four|"
+    r"a\s+single|single|half\s+a|a)\s*-?\s*bytes?\b", re.IGNORECASE)
+# "INT8 cuts it from 2 bytes to 1", "FP16 at 2 bytes vs 4 for FP32": a comparison, not a size.
+_BYTES_COMPARED_RE = re.compile(r"\b(?:from|to|vs|versus|than|instead|rather|down|cut\w*|"
+                                r"halv\w*|compared|whereas|while|and|or|fp16|fp32|int8|bf16|"
+                                r"fp8|int4|bits?)\b|\d", re.IGNORECASE)
+
+
+def wrong_precision_sizes(text: str, sentence_of) -> list[WrongClaim]:
+    """"FP16 stores each weight in a single byte": a precision given the wrong size."""
+    found: list[WrongClaim] = []
+    for match in _PRECISION_BYTES_RE.finditer(text):
+        if _BYTES_COMPARED_RE.search(match.group("gap")):
+            continue
+        name = (match.group("bits") or match.group("p").split("-")[0].split()[0]).lower()
+        expected = _BYTES_AT.get(name)
+        said = re.sub(r"\s+", " ", match.group("n").lower())
+        value = float(said) if said[0].isdigit() else _BYTE_WORDS[said]
+        if expected is not None and value and abs(value - expected) > 1e-9:
+            found.append(WrongClaim(Span(match.start(), match.end()),
+                                    sentence_of(match.start()), "definition"))
+    return found
+
+
+# "Quantization makes the model more precise": it lowers precision (to run faster and smaller).
+_QUANTIZATION_GAIN_RE = re.compile(
+    r"\bquanti[sz]\w*(?P<gap>[^.;!?\n]{0,60}?)\b(?:more\s+(?:precise|accurate)|higher\s+precision|"
+    r"(?:increas|rais|improv|boost)\w*\s+(?:the\s+|its\s+)?(?:precision|accuracy)|adds?\s+"
+    r"precision)\b", re.IGNORECASE)
+_QUANTIZATION_FAIR_RE = re.compile(r"\b(?:not|no|never|n't|doesn't|without|aware|qat|than|"
+                                   r"calibrat\w*|despite|keeps?|preserv\w*|lose|loses|losing)\b",
+                                   re.IGNORECASE)
+
+
+def quantization_gains_precision(text: str, sentence_of) -> list[WrongClaim]:
+    """Quantization said to raise precision or accuracy."""
+    return [WrongClaim(Span(m.start(), m.end()), sentence_of(m.start()), "definition")
+            for m in _QUANTIZATION_GAIN_RE.finditer(text)
+            if not _QUANTIZATION_FAIR_RE.search(m.group("gap"))]
+
+
+# "Dynamic batching means the server always waits until it has a full batch": it waits at most
+# a configured delay, then runs whatever has arrived.
+_FULL_BATCH_WAIT_RE = re.compile(
+    r"\bdynamic\s+batch\w*(?P<gap>[^.;!?\n]{0,120}?)\b(?:always\s+)?waits?\s+(?:until|till|for)\s+"
+    r"(?:it\s+has\s+|there\s+are\s+|we\s+have\s+)?(?:a\s+|the\s+)?(?:full|complete|whole|"
+    r"fixed|that\s+many|enough|all|\d+)\b(?P<after>[^.;!?\n]{0,60})", re.IGNORECASE)
+_BOUNDED_WAIT_RE = re.compile(r"\b(?:or|up\s+to|max\w*|timeout|deadline|at\s+most|cap\w*|"
+                              r"bound\w*|delay|not|never|n't|instead)\b", re.IGNORECASE)
+
+
+def unbounded_batch_waits(text: str, sentence_of) -> list[WrongClaim]:
+    """Dynamic batching said to wait for a full batch with no bound on the wait."""
+    found: list[WrongClaim] = []
+    for match in _FULL_BATCH_WAIT_RE.finditer(text):
+        if _BOUNDED_WAIT_RE.search(match.group("gap") + match.group("after")):
+            continue
+        found.append(WrongClaim(Span(match.start(), match.start("after")),
+                                sentence_of(match.start()), "definition"))
+    return found
+
+
+# "p99, the value that 99% of requests are slower than": the share is of requests faster.
+_PERCENTILE_SHARE_RE = re.compile(
+    r"\bp(?P<n>\d{2}(?:\.\d+)?)\b[^.;!?\n]{0,40}?\b(?:value|latency|time|number|figure|point)\s+"
+    r"(?:that\s+|which\s+)?(?P<share>\d{2}(?:\.\d+)?)\s?%\s+of\s+(?:the\s+|our\s+|all\s+)?"
+    r"(?:requests|calls|queries)\s+(?:are|is|take|run|come\s+in)\s+(?P<rel>slower|longer|above|"
+    r"over|higher|faster|quicker|below|under|shorter)\b", re.IGNORECASE)
+
+
+def reversed_percentile_shares(text: str, sentence_of) -> list[WrongClaim]:
+    """A percentile defined by the share of requests on the wrong side of it."""
+    found: list[WrongClaim] = []
+    for match in _PERCENTILE_SHARE_RE.finditer(text):
+        if abs(float(match.group("n")) - float(match.group("share"))) > 1e-9:
+            continue  # "p99 is the time 1% of requests are slower than" is right
+        slower = match.group("rel").lower() in {"slower", "longer", "above", "over", "higher"}
+        if slower:
+            found.append(WrongClaim(Span(match.start(), match.end()),
+                                    sentence_of(match.start()), "definition"))
+    return found
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
     """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
               *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of),
               *portable_engines(text, sentence_of), *wrong_definitions(text, sentence_of),
               *misattributed_features(text, sentence_of),
-              *reversed_real_time_factor(text, sentence_of)]
+              *reversed_real_time_factor(text, sentence_of),
+              *wrong_precision_sizes(text, sentence_of),
+              *quantization_gains_precision(text, sentence_of),
+              *unbounded_batch_waits(text, sentence_of),
+              *reversed_percentile_shares(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engines.relations import misattributed_features, reversed_real_time_factor
+from scoring.engines.relations import (
+    misattributed_features,
+    quantization_gains_precision,
+    reversed_percentile_shares,
+    reversed_real_time_factor,
+    unbounded_batch_waits,
+    wrong_precision_sizes,
+)
 from scoring.engines.rubric import RubricEngine
 from tests.scoring.test_engines import bank_question
 
@@ -77,3 +84,31 @@ def test_a_term_defined_wrongly_is_contradicted_even_where_it_is_named_again() -
     right = f"Jitter here is the variation in per-chunk processing time. {again}"
     assert verdict("twilio-transcription-slis", "jitter", wrong) == "contradicted"
     assert verdict("twilio-transcription-slis", "jitter", right) in CREDITED
+
+
+@pytest.mark.parametrize(("finder", "wrong", "right"), [
+    (wrong_precision_sizes,
+     "In FP16 every weight takes one byte, so the 3B model needs about 3 GB.",
+     "In FP16 every weight takes two bytes, so the 3B model needs about 6 GB."),
+    (quantization_gains_precision,
+     "Quantizing to INT8 makes the model more accurate and faster.",
+     "Quantizing to INT8 makes the model faster at a small cost in accuracy."),
+    (unbounded_batch_waits,
+     "With dynamic batching the server always waits until it has a full batch of 32.",
+     "With dynamic batching the server waits until it has 32 requests or 2ms have passed."),
+    (reversed_percentile_shares,
+     "I'd report p99, the latency that 99% of requests are slower than.",
+     "I'd report p99, the latency that 99% of requests are faster than."),
+])
+def test_facts_of_the_subject_said_wrong_are_wrong_claims(finder, wrong: str, right: str) -> None:
+    assert claimed(finder, wrong)
+    assert claimed(finder, right) == []
+
+
+def test_fp16_at_one_byte_contradicts_the_memory_check() -> None:
+    wrong = ("On memory, FP16 stores each weight in one byte, so the 3B model is about 3 GB on "
+             "the 16 GB T4 and the KV cache has plenty of room.")
+    right = ("On memory, FP16 stores each weight in two bytes, so the 3B model is about 6 GB on "
+             "the 16 GB T4 and the KV cache limits the batch size.")
+    assert verdict("amazon-t4-3b-30k-qps", "memory-fit", wrong) == "contradicted"
+    assert verdict("amazon-t4-3b-30k-qps", "memory-fit", right) in CREDITED
