@@ -90,7 +90,12 @@ _SIGNAL_KIN = {
 
 _SUFFICIENT_RE = re.compile(
     r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
-    r"have to watch)|the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
+    r"have to watch)|all the (?:[\w-]+\s+){0,2}(?:we|you|i)(?:'d| would)? (?:need|want)|"
+    # "... and that's basically the monitoring plan": one signal offered as the whole plan.
+    r"(?:that's|that is)\s+(?:basically\s+|really\s+|pretty much\s+)?(?:the|my|our)\s+(?:whole\s+|"
+    r"entire\s+)?(?:monitoring\s+|alerting\s+|rollback\s+|gating\s+)?(?:plan|story|strategy|"
+    r"setup)|is the signal for (?:that|it)|"
+    r"the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
     r"(?:is|are|that's|that is) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
     r"only (?:thing|signal|metric) (?:that )?matters|"
     r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|that|"
@@ -278,7 +283,8 @@ def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
 
 # Utilisation chased with no eye on the tail.
 _UTILISATION_RE = re.compile(
-    r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*|pegged|maxed)\b",
+    r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*|pegged|maxed|"
+    r"in the (?:high )?90s)\b",
     re.IGNORECASE)
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"

@@ -399,3 +399,29 @@ def test_a_rounded_count_in_the_next_sentence_is_the_headroom_count() -> None:
 ])
 def test_an_error_budget_is_checked_against_its_objective(answer: str, flagged: bool) -> None:
     assert bool(calculations("inference-slis-and-alerts", answer)) is flagged
+
+
+def _charged(slug: str, key: str, answer: str) -> bool:
+    outcome = RubricEngine().score(bank_question(slug), answer)
+    return {v.key: v.verdict for v in outcome.criteria}[key] == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "committed", "avoided"), [
+    ("instacart-canary-playbook", "errors-only",
+     "A 5xx spike means the model broke, so the automatic rollback on 5xx is really all the "
+     "rollback logic we need.",
+     "A spike in 5xx tells us the model broke, but the rollback on 5xx is not all the rollback "
+     "logic we need: latency and conversion gates come next."),
+    ("oracle-serverless-cold-starts", "only-5xx",
+     "I'd alert on the 5xx rate of each endpoint above 1% for five minutes, and that's "
+     "basically the monitoring plan.",
+     "I'd alert on the 5xx rate of each endpoint above 1% for five minutes, next to cold-start "
+     "p99 and the share of requests that land on a cold replica."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd jump straight to a batch of 64 and let the GPU run in the 90s.",
+     "I'd try 32 and 64 and keep whichever holds p99 under 10ms, even if the GPU sits at 70%."),
+])
+def test_a_pitfall_said_in_other_words_is_charged(slug: str, key: str, committed: str,
+                                                  avoided: str) -> None:
+    assert _charged(slug, key, committed)
+    assert not _charged(slug, key, avoided)
