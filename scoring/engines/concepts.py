@@ -14,7 +14,7 @@ from scoring.engines.base import (
 )
 from scoring.engines.claims import _attributed, criterion_subject, reversed_claims
 from scoring.engines.clauses import Document, _dedupe, _negated_at
-from scoring.engines.dismissals import waves_away
+from scoring.engines.dismissals import conceded_then_dismissed, waves_away
 from scoring.engines.evidence import (
     MADE_AT,
     Evidence,
@@ -187,7 +187,9 @@ def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, lis
     for pattern, match in evidence.hits:
         if match.spans and 0 <= match.sentence < len(doc.sentences):
             sentence = doc.sentences[match.sentence]
-            if waves_away(doc.text, sentence.start, sentence.end, match.spans[0].start):
+            at = match.spans[0].start
+            if waves_away(doc.text, sentence.start, sentence.end, at) \
+                    or conceded_then_dismissed(doc.text, sentence.start, sentence.end, at):
                 waved += match.spans
                 continue
         kept.append((pattern, match))

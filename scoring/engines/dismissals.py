@@ -78,3 +78,44 @@ def waves_away(text: str, sentence_start: int, sentence_end: int, at: int) -> bo
     """Whether the clause stating something at `at` (and the rest of its sentence) waves it
     away."""
     return probability(stretch(text, sentence_start, sentence_end, at)) >= _model()[2]
+
+
+# A point conceded to others and then turned down: "You could normalise by active streams, but
+# memory per GPU is what OOMs, so I'd skip that", "Some teams would add conversion gates, but the
+# canary isn't the place for quality". The concession names the point; the turn after "but"
+# takes it back.
+_CONCESSION_RE = re.compile(
+    r"\b(?:you|we|one|i|they|teams?)\s+(?:could|might|can)\b|\bsome\s+(?:people|teams|folks|"
+    r"candidates|places|shops)\s+(?:would|might|will|do|like\s+to|add|use|run)\b|\bothers\s+"
+    r"(?:would|might)\b|\bit'?s\s+tempting\s+to\b|\bthe\s+textbook\s+(?:answer|move)\b|"
+    r"\bin\s+theory\b", re.IGNORECASE)
+_TURN_RE = re.compile(r",?\s*\bbut\b", re.IGNORECASE)
+_TAKEN_BACK_RE = re.compile(
+    r"\b(?:not|no|never|n't|isn't|aren't|wouldn't|won't|don't|skip\w*|drop\w*|overkill|"
+    r"unnecessary|pointless|waste\w*|leave\s+(?:it|that|them)\s+out|leave\s+(?:it|that)\s+to|"
+    r"rather\s+not|instead|noise|overblown|not\s+needed|without\s+it|doesn't)\b|n't\b",
+    re.IGNORECASE)
+_KEPT_RE = re.compile(r"\b(?:don't|do\s+not|never|not|wouldn't|won't|shouldn't)\s+(?:\w+\s+)?"
+                      r"(?:skip|drop|leave\s+out|ignore|cut)\w*", re.IGNORECASE)
+_CONCESSION_NEGATED_RE = re.compile(
+    r"\b(?:not|no|never|without|skip\w*|drop\w*|n't)\b|n't\b", re.IGNORECASE)
+
+
+def conceded_then_dismissed(text: str, sentence_start: int, sentence_end: int, at: int) -> bool:
+    """Whether `at` sits in a clause conceding a point that the rest of the sentence, after
+    "but", turns down."""
+    sentence = text[sentence_start:sentence_end]
+    offset = at - sentence_start
+    turn = _TURN_RE.search(sentence, offset)
+    if turn is None:
+        return False
+    conceded = sentence[:turn.start()]
+    # The concession opens the clause the point sits in (no earlier "but" in between).
+    turns = list(_TURN_RE.finditer(conceded))
+    opening = conceded[turns[-1].end() if turns else 0 :]
+    concession = _CONCESSION_RE.search(opening)
+    if concession is None or _CONCESSION_NEGATED_RE.search(opening):
+        return False  # "Some teams skip the bake, but I wouldn't" keeps the bake
+    # "..., but don't skip the bake" keeps what follows, and takes nothing back.
+    rest = _KEPT_RE.sub(" ", sentence[turn.end():])
+    return bool(_TAKEN_BACK_RE.search(rest))

@@ -58,3 +58,26 @@ def test_the_fitted_model_never_saw_the_unread_held_out_set() -> None:
     data = json.loads(dismissals.CUES_PATH.read_text(encoding="utf-8"))
     assert {"criteria-heldout-7.jsonl", "criteria-heldout-8.jsonl"}.isdisjoint(data["files"])
     assert 0.5 <= data["threshold"] < 1
+
+
+@pytest.mark.parametrize(("sentence", "point", "taken_back"), [
+    ("You could divide by the number of live streams, but per-GPU memory is what runs out, "
+     "so I'd skip that.", "divide", True),
+    ("Some teams would add add-to-cart gates, but the canary isn't where ranking quality is "
+     "judged.", "add-to-cart", True),
+    ("Some teams skip the bake, but I wouldn't.", "bake", False),
+    ("You could use a static threshold, but I'd add a burn-rate alert as well.", "static", False),
+    ("I'd shadow it first, and you could add a canary, but don't skip the bake.", "canary", False),
+])
+def test_a_point_conceded_to_others_and_turned_down_is_not_made(sentence: str, point: str,
+                                                                taken_back: bool) -> None:
+    at = sentence.index(point)
+    assert dismissals.conceded_then_dismissed(sentence, 0, len(sentence), at) is taken_back
+
+
+def test_a_conceded_then_skipped_normalisation_earns_nothing() -> None:
+    conceded = ("You could normalise by the number of active streams, but honestly memory per "
+                "GPU is what OOMs, so I'd leave it out.")
+    made = "I'd normalise the growth by the number of active streams, since load moves memory."
+    assert verdict("zoom-gpu-memory-leak-alert", "load-normalization", conceded)[1] == 0
+    assert verdict("zoom-gpu-memory-leak-alert", "load-normalization", made)[0] == "made"
