@@ -310,7 +310,7 @@ _COUNTED_UNITS = frozenset(["gpu", "node", "server", "replica", "instance", "pod
 
 # "Per GPU that's 45,000 / 80, about 562 QPS": the clause opened by naming what the rate is per.
 _PER_DEVICE_BEFORE_RE = re.compile(
-    rf"(?:^|[.!?;\n])[^.!?;\n]{{0,20}}?\b(?i:per|each)\s+(?P<den>(?i:{_UNIT_ALTS}))"
+    rf"(?:^|[.!?;\n])[^.!?;\n]{{0,40}}?\b(?i:per|each)\s+(?P<den>(?i:{_UNIT_ALTS}))"
     r"(?![A-Za-z0-9])[^.!?;\n]{0,50}$")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.numbers import find_calculations, find_quantities, within_tolerance
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
 
 
 def only(text: str):
@@ -195,3 +197,13 @@ def test_a_worked_result_is_shown_exactly_not_truncated() -> None:
     assert format_number(562.5) == "562.5"
     assert format_number(1437.5) == "1,437.5"
     assert format_number(1437.25) == "1,437"
+
+
+def test_a_per_card_rate_after_a_longer_lead_in_is_read_per_card() -> None:
+    # "That's the same as saying each card handles 12 requests a second": 12 QPS per T4.
+    outcome = RubricEngine().score(
+        bank_question("amazon-t4-3b-30k-qps"),
+        "That's the same as saying each card handles 12 requests a second.")
+    check = next(c for c in outcome.numbers if c.criterion_key == "qps-per-gpu")
+    assert check.found_value == 12
+    assert check.within_tolerance
