@@ -119,7 +119,7 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         if other is None or other.group(1) == match.group("n"):
             continue
         a, b = float(match.group("n")), float(other.group(1))
-        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster"}
+        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster", "looser"}
         if (a > b and says_lower) or (a < b and not says_lower):
             found.append(WrongClaim(Span(match.start(), match.end()),
                                     sentence_of(match.start()), "percentile"))
@@ -130,7 +130,8 @@ _ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|n
                               re.IGNORECASE)
 _PERCENTILE_SUPERLATIVE_RE = re.compile(
     r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|by\s+definition\s+)?"
-    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower)\s+(?:number|value|one|figure)\b",
+    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower|stricter|looser)\s+"
+    r"(?:number|value|one|figure|percentile|of\s+the\s+two)\b",
     re.IGNORECASE)
 
 
@@ -171,6 +172,12 @@ _EFFECT_AS_BATCH_RE = re.compile(
     r"smaller)|(?P<bsize>bigger|larger|smaller)\s+batch\w*)", re.IGNORECASE)
 
 
+_SOONER_RE = re.compile(
+    r"\b(?:each|every|a|the|individual)\s+requests?\s+(?:\w+\s+){0,2}?(?:finish\w*|complet\w*|"
+    r"return\w*|comes?\s+back|gets?\s+served)\s+(?:sooner|faster|quicker|earlier)\b",
+    re.IGNORECASE)
+
+
 def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
     """"bigger batches lower p99", "larger batches reduce throughput", "smaller batches raise
     latency": what grows with batch size turned round. Latency-like effects (p99, queueing,
@@ -196,6 +203,14 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
             if wrong:
                 found.append(WrongClaim(Span(match.start(), effect.end()),
                                         sentence_of(match.start()), "batch"))
+    for match in _BATCH_UP_RE.finditer(text):
+        # "With a bigger batch ... each request actually finishes sooner": the wait grows.
+        stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + 100)
+        end = stop.start() if stop else min(len(text), match.end() + 100)
+        sooner = _SOONER_RE.search(text, match.end(), end)
+        if sooner:
+            found.append(WrongClaim(Span(match.start(), sooner.end()),
+                                    sentence_of(match.start()), "batch"))
     for match in _EFFECT_AS_BATCH_RE.finditer(text):
         falls = match.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS + ("improv", "get"))
         falls = falls and not re.match(r"gets?\s+(?:worse|higher|longer)", match.group("dir"), re.I)
@@ -218,10 +233,19 @@ _AVERAGE_DEFINITION_RE = re.compile(
     r"(?:average|mean|typical|median)\b", re.IGNORECASE)
 
 
+# "CUDA graphs to visualise which kernels are slow": a CUDA graph captures a sequence of kernel
+# launches to replay it in one launch; it is not a chart.
+_CUDA_GRAPH_CHART_RE = re.compile(
+    r"\bcuda\s+graphs?\s+(?:to|for)\s+(?:visuali[sz]\w*|plot\w*|chart\w*|draw\w*|see\s+which|"
+    r"show\s+which|spot\s+which|display\w*)", re.IGNORECASE)
+
+
 def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
-    """A measure of spread or of the tail defined as an average."""
+    """A measure of spread or of the tail defined as an average; a CUDA graph taken for a
+    chart."""
     return [WrongClaim(Span(m.start(), m.end()), sentence_of(m.start()), "definition")
-            for m in _AVERAGE_DEFINITION_RE.finditer(text)]
+            for regex in (_AVERAGE_DEFINITION_RE, _CUDA_GRAPH_CHART_RE)
+            for m in regex.finditer(text)]
 
 
 # "TensorRT's big advantage is portability: build the engine once and drop it on any card": a
@@ -370,8 +394,9 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
               r"mutable|latest",
               r"never|once pushed|pinned|unique|fixed forever|forever|permanent\w*"),
-    TermSense(r"data[- ]plane\s+(?:rollbacks?|roll\s*backs?|reverts?|switch(?:back)?)",
-              r"restor\w*|snapshot\w*|backups?|databases?|re-?deploy\w*|git revert|"
+    TermSense(r"data[- ]plane(?:\s+(?:rollbacks?|roll\s*backs?|reverts?|switch(?:back)?))?",
+              r"restor\w*|snapshot\w*|backups?|databases?|re-?deploy\w*|git(?:\s+repo\w*)?|"
+              r"commits?|controllers?|"
               r"revert\w* (?:the )?(?:commit|pr|manifest|merge)|rebuild\w*|retrain\w*",
               r"traffic|rout\w*|weights?|flags?|mesh|istio|envoy|load balancer|switch\w*|"
               r"shift\w*|bypass\w*|instant\w*|seconds"),
@@ -413,6 +438,12 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"cach\w* (?:the )?(?:responses?|predictions?|results?|answers?)|cdn",
               r"replicas?|instances?|pods?|nodes?|gpus?|machines?|loaded|ready|idle|standby|"
               r"servers?|containers?"),
+    # "WER, the words-per-second rate the model emits": a speed, not the share of words wrong.
+    TermSense(r"wer|word[- ]error[- ]rates?",
+              r"words?[- ]per[- ]second|speed|throughput|how fast|keeping pace|latency|"
+              r"emit\w*|per second",
+              r"errors?|wrong|mistakes?|substitut\w*|insert\w*|delet\w*|accura\w*|"
+              r"reference|labell?ed|transcri\w*|misheard|share|fraction|percent\w*"),
     TermSense(r"blue[- /]green(?:\s+(?:deploy\w*|release|rollout|switch))?",
               r"(?:small|tiny)\s+(?:share|slice|percentage|fraction)|\d+\s?% of (?:the )?"
               r"(?:users|traffic|requests)|gradual\w*|step by step|(?:ramp|shift)\w* (?:slowly|"
@@ -424,9 +455,11 @@ TERM_SENSES: tuple[TermSense, ...] = (
 
 # "the error budget, which as I understand it is ...": a hedge said without commas.
 _HEDGE_ASIDE = (r"(?:as\s+(?:i|we)\s+(?:understand|see|know|remember)(?:\s+it)?|as\s+far\s+as\s+"
-                r"(?:i|we)\s+know|if\s+i\s+recall|i\s+think|i\s+believe)")
+                r"(?:i|we)\s+know|if\s+i\s+recall|i\s+think|i\s+believe|to\s+me|for\s+me)")
 _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+means|"
-            r"[-—(,]?\s*by\s+which\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
+            r"[-—(,]?\s*by\s+(?:which|that|this|it)\s+(?:i|we)\s+mean|[-—(,]?\s*(?:i|we)\s+mean|"
+            # "WER, the words-per-second rate the model emits": an appositive defines too.
+            r",\s+(?=the\s)|"
             r",\s*(?:meaning|i\.e\.)|"
             # "burn rate, which I take to mean ...", "which I'd define as ...".
             r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define)\s+"
@@ -439,6 +472,9 @@ _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well|alerts?|alerting|"
                        rf"metrics?|panels?|dashboards?|numbers?|signals?))?\s*"
+                       # "Jitter is also important - by that I mean ...".
+                       rf"(?:(?:is|are)\s+(?:also\s+|really\s+)?(?:important|key|critical|"
+                       rf"crucial)\s*(?=[-—,(]))?"
                        rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))

@@ -7,11 +7,15 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.relations import (
+    average_definitions,
     misattributed_features,
     quantization_gains_precision,
+    reversed_batching,
     reversed_percentile_shares,
+    reversed_percentiles,
     reversed_real_time_factor,
     unbounded_batch_waits,
+    wrong_definitions,
     wrong_precision_sizes,
 )
 from scoring.engines.rubric import RubricEngine
@@ -99,6 +103,24 @@ def test_a_term_defined_wrongly_is_contradicted_even_where_it_is_named_again() -
     (reversed_percentile_shares,
      "I'd report p99, the latency that 99% of requests are slower than.",
      "I'd report p99, the latency that 99% of requests are faster than."),
+    (wrong_definitions,
+     "Jitter is also important - by that I mean packet loss on the uplink.",
+     "Jitter is also important - by that I mean the spread of per-chunk processing time."),
+    (wrong_definitions,
+     "Then WER, the words-per-second rate the recogniser emits.",
+     "Then WER, the share of words transcribed wrong against a labelled sample."),
+    (wrong_definitions,
+     "Roll back in the data plane, which to me means the Git repo: revert the commit.",
+     "Roll back in the data plane, which to me means mesh weights: shift traffic back."),
+    (average_definitions,
+     "I'd use CUDA graphs to visualise which kernels run slow.",
+     "I'd use CUDA graphs to cut the per-call launch overhead."),
+    (reversed_batching,
+     "With a bigger batch every request comes back sooner because the GPU runs them together.",
+     "With a bigger batch every request waits longer, though throughput goes up."),
+    (reversed_percentiles,
+     "I'd say p95 is the stricter percentile of the two, so it binds before p99 does.",
+     "I'd say p99 is the stricter percentile of the two, so it binds before p95 does."),
 ])
 def test_facts_of_the_subject_said_wrong_are_wrong_claims(finder, wrong: str, right: str) -> None:
     assert claimed(finder, wrong)
