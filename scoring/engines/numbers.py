@@ -801,6 +801,15 @@ def find_sum_claims(text: str, quantities: list[Quantity] | None = None,
             approx = bool(_APPROX_RE.search(lead[-10:]))
             le = bool(re.search(r"\b(?:under|below|less than|at most|within)\s+$", lead, re.I))
             claim_start = total.start
+        label = None
+        if not total.unit and total.value > 0:
+            # "That adds up to the 15": a bare total takes the unit of the list it sums.
+            listed = _list_unit(qs, claim_start)
+            if listed is not None:
+                label = unit_label(listed)
+                total = replace(total, unit=listed.unit, factor=listed.factor,
+                                value=total.written * listed.factor,
+                                low=total.low * listed.factor, high=total.high * listed.factor)
         if total.start in seen or not total.unit or total.unit in {"%", "x"} or total.value <= 0:
             continue
         sentence = max(s for s in starts if s <= claim_start)
@@ -847,5 +856,13 @@ def find_sum_claims(text: str, quantities: list[Quantity] | None = None,
             text=text[parts[0].start : total.end], start=parts[0].start, end=total.end,
             stated=stated, actual=sum(written),
             expression=" + ".join(format_number(round(v, 6)) for v in written),
-            kind="sum", unit=unit_label(total)))
+            kind="sum", unit=label or unit_label(total)))
     return flagged
+
+
+def _list_unit(quantities: list[Quantity], before: int) -> Quantity | None:
+    """The last of three or more figures in one unit just before `before`, if they are."""
+    named = [q for q in quantities if q.end <= before and q.unit][-3:]
+    if len(named) < 3 or len({q.unit for q in named}) != 1 or named[-1].unit in {"%", "x"}:
+        return None
+    return named[-1]

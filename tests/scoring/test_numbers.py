@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engines.numbers import find_calculations, find_quantities, within_tolerance
+from scoring.engines.numbers import (
+    find_calculations,
+    find_quantities,
+    find_sum_claims,
+    within_tolerance,
+)
 from scoring.engines.rubric import RubricEngine
 from tests.scoring.test_engines import bank_question
 
@@ -207,3 +212,16 @@ def test_a_per_card_rate_after_a_longer_lead_in_is_read_per_card() -> None:
     check = next(c for c in outcome.numbers if c.criterion_key == "qps-per-gpu")
     assert check.found_value == 12
     assert check.within_tolerance
+
+
+def test_a_breakdown_said_to_add_up_to_a_bare_total_is_checked_in_its_own_unit() -> None:
+    # "That adds up to the 15": the slices add to 20ms; the sub-item in brackets is not a part.
+    text = ("Breakdown: network 3ms, feature store 4ms, preprocessing 2ms, batch wait 3ms, "
+            "model 6ms (about 2ms of which is launch overhead), postprocess 2ms. That adds up "
+            "to the 15, so we keep our 5ms margin.")
+    [claim] = find_sum_claims(text)
+    assert (claim.stated, claim.actual, claim.unit) == (15, 20, "ms")
+    right = ("Breakdown: network 2ms, feature store 4ms, preprocessing 2ms, batch wait 2ms, "
+             "model 4ms (about 2ms of which is launch overhead), postprocess 1ms. That adds up "
+             "to the 15, so we keep our 5ms margin.")
+    assert find_sum_claims(right) == []
