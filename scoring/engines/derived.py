@@ -103,6 +103,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _headroom_totals(text, quantities)
     flagged += _differences(text, quantities)
     flagged += _shares_of(text, quantities)
+    flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     return flagged
 
@@ -159,6 +160,18 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
         if not bases:
             continue
         fraction = share.value / 100
+        rate_base = next((q for q in reversed(bases) if _is_rate(q) and q.unit == result.unit),
+                         None)
+        if _is_rate(result) and rate_base is not None:
+            # "60k orders an hour, so 1% is ~600 orders a minute": rates compared per second.
+            wanted = rate_base.value * fraction
+            if abs(result.value - wanted) > 0.25 * wanted:
+                flagged.append(Calculation(
+                    text=text[share.start : result.end], start=share.start, end=result.end,
+                    stated=result.written, actual=wanted * result.per, kind="derived",
+                    unit=unit_label(result),
+                    expression=f"{format_number(share.value)}% of {rate_base.text}"))
+            continue
         if any(abs(q.written * f - result.written) <= 0.25 * result.written
                for q in quantities[:i] if q.unit not in {"%", "x"} and q.value > 0
                for f in (fraction, 1 + fraction, 1 - fraction)):
@@ -169,6 +182,54 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
             text=text[share.start : result.end], start=share.start, end=result.end,
             stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
             expression=f"{format_number(share.value)}% of {format_number(base.written)}"))
+    return flagged
+
+
+def _is_rate(quantity: Quantity) -> bool:
+    return quantity.unit.endswith("/s") and quantity.per > 1
+
+
+# "40k orders an hour, so 2% over the 15 minutes is about 8,000 orders": a share of a rate over
+# a window is rate x share x window (200 orders), checked against the count stated.
+_OVER_THE_WINDOW_RE = re.compile(r"^\s*(?:over|across|in|inside|within|during|for)\s+"
+                                 r"(?:a\s+|the\s+|that\s+|each\s+)?$", re.IGNORECASE)
+_WINDOW_IS_RE = re.compile(r"^\s*(?:window|step|bake|period)?\s*(?:is|=|means|gives(?:\s+us)?|"
+                           r"comes\s+to|would\s+be|works\s+out\s+to|that's|,\s*that's|of)?\s*"
+                           r"(?:about|around|roughly|only|just|~)?\s*$", re.IGNORECASE)
+
+
+_HYPHENED_TIME_RE = re.compile(r"-(second|sec|minute|min|hour|hr)s?\b", re.IGNORECASE)
+_HYPHENED_SECONDS = {"sec": 1.0, "min": 60.0, "hou": 3600.0, "hr": 3600.0}
+
+
+def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(1, len(quantities) - 2):
+        share, window, result = quantities[i], quantities[i + 1], quantities[i + 2]
+        seconds, window_end = window.value, window.end
+        hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
+        if hyphened:  # "the 15-minute window"
+            seconds = window.written * _HYPHENED_SECONDS[hyphened.group(1).lower()[:3]]
+            window_end = hyphened.end()
+        elif window.unit != "s":
+            continue
+        if share.unit != "%" or share.is_range or window.is_range:
+            continue
+        if not _OVER_THE_WINDOW_RE.match(text[share.end : window.start]) \
+                or not _WINDOW_IS_RE.match(text[window_end : result.start]):
+            continue
+        base = next((q for q in reversed(quantities[:i]) if _is_rate(q)
+                     and share.start - q.end <= 120), None)
+        if base is None or result.unit not in {base.unit.removesuffix("/s"), ""} \
+                or result.value <= 0 or not _same_sentence(text, base.start, result.end):
+            continue
+        wanted = base.value * share.value / 100 * seconds
+        if abs(result.written - wanted) > 0.25 * wanted:
+            over = text[window.start : window_end]
+            flagged.append(Calculation(
+                text=text[share.start : result.end], start=share.start, end=result.end,
+                stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
+                expression=f"{format_number(share.value)}% of {base.text} over {over}"))
     return flagged
 
 

@@ -113,3 +113,36 @@ def test_headroom_said_earlier_in_the_sentence_claims_the_count() -> None:
     assert check.found_text == "150 A100s" and not check.within_tolerance
     base = next(n for n in result.numbers if n.criterion_key == "gpus-before-headroom")
     assert base.found_text == "125 GPUs"
+
+
+@pytest.mark.parametrize(("text", "stated", "actual"), [
+    # A share of an hourly rate over a 15-minute window: 40,000 x 2% x 0.25 = 200.
+    ("We take about 40k orders an hour, so 2% over the 15-minute window is about 8,000 "
+     "orders, plenty to judge on.", 8000, 200),
+    # A share of an hourly rate said per minute: 1% of 60,000 an hour is 10 a minute.
+    ("We do 60k orders an hour, so 1% is about 600 orders a minute.", 600, 10),
+])
+def test_a_share_of_a_rate_is_checked_in_its_time_unit(text: str, stated: float,
+                                                       actual: float) -> None:
+    [calculation] = derived(text)
+    assert calculation.stated == stated
+    assert calculation.actual == pytest.approx(actual)
+
+
+@pytest.mark.parametrize("text", [
+    "We take about 40k orders an hour, so 2% over the 15-minute window is about 200 orders.",
+    "We do 60k orders an hour, so 1% is 600 orders an hour, about 10 a minute.",
+])
+def test_a_share_of_a_rate_done_right_is_accepted(text: str) -> None:
+    assert derived(text) == []
+
+
+def test_a_canary_sample_off_by_forty_times_blocks_a_strong_hire() -> None:
+    answer = ("Version every model in the registry and shadow it first, then a sticky 2% canary "
+              "through Istio weights with a 15-minute bake after each step. We take about 40k "
+              "orders an hour, so 2% over the 15 minutes is about 8,000 orders, plenty to judge "
+              "ETA error against the baseline, then ramp 2, 10, 50, 100 with automatic rollback "
+              "on latency, errors or ETA error.")
+    outcome = RubricEngine().score(bank_question("doordash-eta-canary"), answer)
+    assert any("8,000" in line for line in outcome.feedback["calculations"])
+    assert outcome.rating <= 3
