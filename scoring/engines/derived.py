@@ -113,6 +113,8 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
 _OVER_WINDOW_RE = re.compile(r"^\s*(?:over|across|in|per|for|measured over)\s+(?:a\s+|the\s+)?$",
                              re.IGNORECASE)
 _BUDGET_WORD_RE = re.compile(r"\bbudget\b", re.IGNORECASE)
+_THRESHOLD_BETWEEN_RE = re.compile(r"^\s*of\s+(?:[\w-]+\s+){0,3}(?:under|below|within|in|faster\s+"
+                                   r"than|at\s+or\s+under)\s+$", re.IGNORECASE)
 
 
 def _error_budgets(text: str, quantities: list[Quantity]) -> list[Calculation]:
@@ -121,9 +123,15 @@ def _error_budgets(text: str, quantities: list[Quantity]) -> list[Calculation]:
         objective, window, budget = quantities[i], quantities[i + 1], quantities[i + 2]
         if objective.unit != "%" or not 90 <= objective.value < 100 or objective.is_range:
             continue
-        if window.unit != "s" or budget.unit != "s" or window.is_range or budget.is_range:
+        if _THRESHOLD_BETWEEN_RE.match(text[objective.end : window.start]) \
+                and i + 3 < len(quantities):
+            # "99.5% of chunks under 500ms over 30 days": the latency bar, then the window.
+            window, budget = quantities[i + 2], quantities[i + 3]
+            if not _OVER_WINDOW_RE.match(text[quantities[i + 1].end : window.start]):
+                continue
+        elif not _OVER_WINDOW_RE.match(text[objective.end : window.start]):
             continue
-        if not _OVER_WINDOW_RE.match(text[objective.end : window.start]):
+        if window.unit != "s" or budget.unit != "s" or window.is_range or budget.is_range:
             continue
         between = text[window.end : budget.start]
         if len(between) > 60 or not _BUDGET_WORD_RE.search(between) or not _same_sentence(

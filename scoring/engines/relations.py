@@ -581,9 +581,32 @@ _RTF_BAD_RE = re.compile(r"\b(?:below|under|less\s+than|behind|fall\w*|alert\w*|
                          r"overload\w*|can't|cannot)\b|<", re.IGNORECASE)
 
 
+# "RTF is ~3.3, comfortably inside our limit", "fine with anything up to about 3": a value
+# above 1 accepted; "real-time factor, which I define as audio duration divided by processing
+# time": the ratio turned upside down.
+_RTF_VALUE_RE = re.compile(
+    r"\b(?:rtf|real[- ]time\s+factor)\b(?P<gap>[^.;!?\n]{0,90}?)(?<![\d.])(?P<value>\d+(?:\.\d+)?)"
+    r"(?!\s*(?:x\b|×|times|%|\d|\.\d))(?P<after>[^.;!?\n]{0,50})", re.IGNORECASE)
+_RTF_FINE_RE = re.compile(r"\b(?:fine|ok|okay|inside|within|comfortabl\w*|healthy|up\s+to|"
+                          r"target\w*|acceptable|good|under\s+(?:our|the)\s+limit)\b",
+                          re.IGNORECASE)
+_RTF_INVERTED_RE = re.compile(
+    r"\b(?:rtf|real[- ]time\s+factor)\b[^.;!?\n]{0,50}?\baudio\s+(?:duration|length|time|seconds)"
+    r"\s+(?:divided\s+by|over|/|per)\s+(?:the\s+)?(?:processing|compute|inference)", re.IGNORECASE)
+
+
 def reversed_real_time_factor(text: str, sentence_of) -> list[WrongClaim]:
-    """Real-time factor wanted above 1."""
+    """Real-time factor wanted above 1, a value above 1 accepted, or the ratio inverted."""
     found: list[WrongClaim] = []
+    for match in _RTF_VALUE_RE.finditer(text):
+        said = match.group(0)
+        if float(match.group("value")) > 1.0 and _RTF_FINE_RE.search(said) \
+                and not _RTF_BAD_RE.search(said):
+            found.append(WrongClaim(Span(match.start(), match.end("value")),
+                                    sentence_of(match.start()), "definition"))
+    for match in _RTF_INVERTED_RE.finditer(text):
+        found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
+                                "definition"))
     for match in _RTF_ABOVE_RE.finditer(text):
         said = match.group(0)
         if _RTF_GOOD_RE.search(said) and not _RTF_BAD_RE.search(said):

@@ -146,3 +146,12 @@ def test_a_canary_sample_off_by_forty_times_blocks_a_strong_hire() -> None:
     outcome = RubricEngine().score(bank_question("doordash-eta-canary"), answer)
     assert any("8,000" in line for line in outcome.feedback["calculations"])
     assert outcome.rating <= 3
+
+
+def test_an_error_budget_after_a_latency_bar_is_checked() -> None:
+    # "99.5% of chunks under 500ms over 30 days": the budget is 0.5% of 30 days, 3.6 hours.
+    [calculation] = derived("An SLO of 99.5% of chunks under 500ms over 30 days gives an error "
+                            "budget of about 36 hours a month.")
+    assert (calculation.stated, calculation.actual) == (36, pytest.approx(3.6))
+    assert derived("An SLO of 99.5% of chunks under 500ms over 30 days gives an error budget of "
+                   "about 3.6 hours.") == []
