@@ -6,7 +6,9 @@ interviewer applies cap it:
 
 - a 4 ("Strong hire") needs every important point made (weight >= IMPORTANT_WEIGHT, or every
   point when none is that heavy), at least MADE_SHARE_FOR_4 of the rubric's weight made, no
-  wrong core number or arithmetic, and no committed pitfall;
+  wrong core number or arithmetic, no committed pitfall, and no point contradicted (stated
+  wrongly or waved away, however light: in the fifth round this took the labelled sets'
+  "graded 3.5 or below, rated 4" from 12 to 10 and validation-8's from 1 to 0, kappa unchanged);
 - missing or contradicting the question's most important point (its heaviest criterion, the
   first on a tie) caps the rating at TOP_MISSED_CAP;
 - stating that point's figure wrong (a numeric top point judged off) caps it at TOP_WRONG_CAP:
@@ -88,6 +90,8 @@ def blockers(verdicts: list[CriterionVerdict], checks: list[NumberCheck],
         reasons.append(f"made {made:g} of {possible:g} of the rubric's weight")
     reasons += [f"pitfall: {v.label}" for v in verdicts
                 if v.kind == "pitfall" and v.verdict == "made"]
+    reasons += [f"contradicted: {v.label}" for v in verdicts
+                if v.kind != "pitfall" and v.verdict == "contradicted"]
     reasons += [f"wrong number: {c.criterion_key}" for c in checks
                 if c.found_value is not None and not c.within_tolerance]
     if wrong_arithmetic:

@@ -90,3 +90,9 @@ def test_a_hedge_or_two_in_a_long_answer_does_not_block_a_4() -> None:
     assert hedges(HEDGED_SHORT) == ["probably", "maybe", "something like", "?"]
     assert hedges("I think it is probably fine. " + "Flat statement of a point. " * 20) == []
     assert hedges("Target 15ms p99, probably.") == []
+
+
+def test_a_point_stated_wrongly_blocks_a_4_however_light() -> None:
+    light_wrong = [*FULL[:2], verdict("c", 1, "contradicted"), FULL[3]]
+    assert "contradicted: C" in blockers(light_wrong, [])
+    assert rubric_rating(95, light_wrong, []) == 3
