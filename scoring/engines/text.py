@@ -112,6 +112,9 @@ _BACKWARD_DISMISSALS = (
     ("doesn't", "factor"), ("don't", "factor"), ("leave", "that", "to"), ("leave", "it", "to"),
     ("wouldn't", "wait", "on", "it"), ("wouldn't", "wait", "on", "that"),
     ("wouldn't", "wait", "for", "it"), ("wouldn't", "wait", "for", "that"),
+    # "the latency and frame-drop SLIs look fine to me as written", "that's hardly an outage".
+    ("fine", "as", "written"), ("fine", "as", "is"), ("fine", "as", "they", "are"),
+    ("as", "written"), ("hardly", "an"), ("hardly", "a"), ("hardly", "worth"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))

@@ -679,3 +679,15 @@ def test_terms_of_the_third_round_defined_rightly(slug: str, key: str, answer: s
 ])
 def test_points_of_the_third_round_in_candidates_words(slug: str, key: str, answer: str) -> None:
     assert verdicts(slug, answer)[key] in CREDITED
+
+
+@pytest.mark.parametrize(("waved", "made"), [
+    ("The latency and frame-drop SLIs look fine to me as written.",
+     "I'd pin the latency SLI to p99 and the frame-drop rate to a 5-minute rolling window."),
+])
+def test_points_accepted_as_written_are_not_made(waved: str, made: str) -> None:
+    question = bank_question("zoom-gpu-memory-leak-alert")
+    found = {v.key: v.verdict for v in RubricEngine().score(question, waved).criteria}
+    assert found["percentile-windows"] in {"missed", "contradicted"}
+    found = {v.key: v.verdict for v in RubricEngine().score(question, made).criteria}
+    assert found["percentile-windows"] == "made"
