@@ -450,7 +450,14 @@ def _waves_off_caveat(doc: Document, criterion: CriterionSpec) -> list[Span]:
         if token.key in keys and token.negated and token.content:
             sentence = doc.sentences[token.sentence] if 0 <= token.sentence < len(
                 doc.sentences) else None
-            if sentence and _WAVED_OFF_RE.search(doc.text[sentence.start : sentence.end]):
+            if sentence is None:
+                continue
+            # "there's nothing to compile in the release train" describes a design with no
+            # rebuild; the "nothing" governs the word itself and waves nothing off.
+            said = doc.text[sentence.start : token.start]
+            said = re.sub(r"\bnothing\s+(?:\w+\s+)?to\s+$", " ", said, flags=re.IGNORECASE)
+            said += doc.text[token.start : sentence.end]
+            if _WAVED_OFF_RE.search(said):
                 spans.append(Span(token.start, token.end))
     return spans[:3]
 

@@ -425,3 +425,14 @@ def test_a_pitfall_said_in_other_words_is_charged(slug: str, key: str, committed
                                                   avoided: str) -> None:
     assert _charged(slug, key, committed)
     assert not _charged(slug, key, avoided)
+
+
+def test_a_design_with_nothing_to_compile_does_not_wave_the_rebuild_away() -> None:
+    slug = "tensorrt-torchserve-tradeoffs"
+    assert not _charged(slug, "always-faster",
+                        "With a weekly retrain I'd stay on TorchServe, because shipping a new "
+                        "version is just packaging an archive - there's nothing to compile "
+                        "sitting in the release train.")
+    assert _charged(slug, "always-faster",
+                    "I'd pick TensorRT for everything; the rebuild is nothing, basically a coffee "
+                    "break in CI.")
