@@ -475,7 +475,9 @@ _PEAK_COMPUTE_RE = re.compile(
     r"\b(?:tera-?flops?|tflops?|flops?|peak (?:compute|throughput)|from compute|spec[- ]sheet|"
     r"in (?:principle|theory)|theoretical(?:ly)?|on paper)\b", re.IGNORECASE)
 _PEAK_DOUBT_RE = re.compile(
-    r"\b(?:never|not|don'?t|wouldn'?t|rather than|instead of|misleading|overstat\w*|optimistic|"
+    # "which I trust way more than anything derived from TFLOPS", "unlike a TFLOPS calculation".
+    r"\b(?:unlike|than\s+anything|more\s+than\s+(?:a|any)\b|"
+    r"never|not|don'?t|wouldn'?t|rather than|instead of|misleading|overstat\w*|optimistic|"
     r"ignores?|useless|can'?t|cannot|won'?t)\b|n't\b", re.IGNORECASE)
 
 

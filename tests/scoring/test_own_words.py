@@ -436,3 +436,12 @@ def test_a_design_with_nothing_to_compile_does_not_wave_the_rebuild_away() -> No
     assert _charged(slug, "always-faster",
                     "I'd pick TensorRT for everything; the rebuild is nothing, basically a coffee "
                     "break in CI.")
+
+
+def test_a_measured_basis_preferred_to_tflops_is_not_a_spec_sheet_estimate() -> None:
+    slug = "google-a100-7b-50k-qps"
+    answer = ("I'd go from the measured ~40 QPS per A100 at 20ms p99, which I trust far more "
+              "than anything derived from TFLOPS, so 50,000 / 40 = 1,250 GPUs.")
+    assert not _charged(slug, "spec-sheet-estimate", answer)
+    assert _charged(slug, "spec-sheet-estimate",
+                    "An A100 does 312 TFLOPS, so in theory one card serves about 400 QPS.")
