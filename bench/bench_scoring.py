@@ -114,6 +114,10 @@ def adversarial_answers() -> dict[str, str]:
         # fronted rejections, shares of figures, averages (each repeated to the limit).
         "dismissal_forms_repeated": (_DISMISSAL_FORMS * (limit // len(_DISMISSAL_FORMS) + 1))
         [:limit],
+        # The fifth round's readings: tools' features, real-time factor, precision sizes, shares
+        # of a rate over a window, concessions turned down.
+        "wrong_fact_forms_repeated": (_WRONG_FACT_FORMS * (limit // len(_WRONG_FACT_FORMS) + 1))
+        [:limit],
     }
 
 
@@ -121,6 +125,14 @@ _DISMISSAL_FORMS = (
     "We'd have to rebuild it, but that's just a CI job. If requests succeed, the platform is "
     "healthy and 5xx is enough. Accuracy I wouldn't monitor. We do 6,000 orders an hour, so 2% "
     "is 1,200 orders. It comes back in 12ms on average. 25 against 18 is about 5ms over. "
+)
+
+
+_WRONG_FACT_FORMS = (
+    "TensorRT handles dynamic shapes while TorchServe needs fixed optimization profiles. RTF is "
+    "3.3, comfortably inside our limit. FP16 stores each weight in one byte. We take 40k orders "
+    "an hour, so 2% over the 15 minutes is about 8,000 orders. You could add a gate, but I'd "
+    "skip it. Network 3ms, model 6ms, post 2ms, queue 5ms, so that adds up to the 10. "
 )
 
 

@@ -16,6 +16,7 @@ Plain Python over the answer's tokens, one pass each.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -546,12 +547,14 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
              for m in _TOOL_RE.finditer(text)]
     if not tools:
         return found
+    ends = [end for _, end, _ in tools]
     for owner, regex in _ATTRIBUTES:
         for match in regex.finditer(text):
-            before = [t for t in tools if t[1] <= match.start()]
-            if not before:
+            # The nearest tool named before the feature (a binary search: linear overall).
+            at = bisect.bisect_right(ends, match.start())
+            if not at:
                 continue
-            start, end, tool = before[-1]
+            start, end, tool = tools[at - 1]
             gap = text[end : match.start()]
             if tool == owner or tool == "triton" or len(gap) > 60 or re.search(r"[.!?]\s", gap):
                 continue
