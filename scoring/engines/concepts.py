@@ -128,6 +128,7 @@ def _with_breakdown(doc: Document, evidence: Evidence, tainted: frozenset[int]) 
 
 
 WRONG_CLAIM_REACH = 40  # characters either side of a wrong claim that it takes down
+TERM_REACH = 25  # characters from a wrong definition's start that hold the term it defines
 
 
 _CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b", re.IGNORECASE)
@@ -172,9 +173,14 @@ def _without_wrong_claims(doc: Document,
     if len(kept) == len(evidence.hits):
         return evidence, [], False
     spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
-    definitions = {(c.span.start, c.span.end) for c in doc.wrong_claims
-                   if c.kind == "definition"}
-    defined_wrong = any((s.start, s.end) in definitions for s in spans)
+    # The point's own term is the one defined wrongly when a phrase of the point sits on the
+    # term the definition opens with ("Jitter here is basically packet loss"), not on a word
+    # further on ("dynamic batching ... waits for a fixed minimum batch" defines batching, and
+    # leaves the batch-size trade-off stated elsewhere alone).
+    definitions = {c.span.start for c in doc.wrong_claims if c.kind == "definition"}
+    defined_wrong = any(
+        claim.start in definitions and claim.start <= span.start < claim.start + TERM_REACH
+        for _, m in evidence.hits for claim in near(m) for span in m.spans)
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
 

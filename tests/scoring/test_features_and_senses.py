@@ -140,3 +140,13 @@ def test_fp16_at_one_byte_contradicts_the_memory_check() -> None:
              "the 16 GB T4 and the KV cache limits the batch size.")
     assert verdict("amazon-t4-3b-30k-qps", "memory-fit", wrong) == "contradicted"
     assert verdict("amazon-t4-3b-30k-qps", "memory-fit", right) in CREDITED
+
+
+def test_a_wrong_definition_contradicts_its_own_point_not_its_neighbours() -> None:
+    # The batching definition is wrong (the wait is bounded), the batch-size trade-off is right.
+    answer = ("Dynamic batching means the server always waits until it has a full batch, since "
+              "bigger batches raise throughput but add queueing delay to p99.")
+    outcome = RubricEngine().score(bank_question("pinterest-batch-size-tradeoff"), answer)
+    found = {v.key: v.verdict for v in outcome.criteria}
+    assert found["batch-wait"] == "contradicted"
+    assert found["batching-tradeoff"] == "made"
