@@ -64,7 +64,9 @@ _NOT_NEGATING_AFTER = frozenset(
     [
         "more", "less", "higher", "lower", "worse", "better", "later", "earlier", "longer",
         "shorter", "matter", "only", "just", "doubt", "exceed", "exceeding", "above", "below",
-        "than", "much"
+        "than", "much",
+        # "I have no idea what the p99 looks like": a gap in what is known, not a rejection.
+        "idea"
     ]
 )
 # Dismissals that look back over their own clause: "... is overkill", "... so I'd ignore it".
@@ -432,12 +434,17 @@ _LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,
 
 
 def _negate_fronted(text: str, tokens: list[Token]) -> None:
+    # "Keep a warm pool so we don't scale to zero": a purpose or reason in between makes the
+    # "we don't" its own clause, not a rejection of what came first.
     spans = [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
-             if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC]
+             if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC
+             and not _TOPIC_LINK_RE.search(m.group("topic"))]
     spans += [(m.start("what"), m.end("what")) for m in _LEFT_OUT_RE.finditer(text)]
     _negate_within(tokens, spans)
 
 
+_TOPIC_LINK_RE = re.compile(r"\b(?:so|because|since|which|when|if|until|while|then|that)\b",
+                            re.IGNORECASE)
 _NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "otherwise", "if",
                           "because", "since", "also", "that", "this", "which", "what", "why",
                           "frankly", "personally", "now", "today", "yes", "no", "ideally"])

@@ -691,3 +691,12 @@ def test_points_accepted_as_written_are_not_made(waved: str, made: str) -> None:
     assert found["percentile-windows"] in {"missed", "contradicted"}
     found = {v.key: v.verdict for v in RubricEngine().score(question, made).criteria}
     assert found["percentile-windows"] == "made"
+
+
+@pytest.mark.parametrize("text", [
+    "Also their 18ms is a p95; I have no idea what the p99 looks like, and our SLO is on p99.",
+    "Keep a warm pool so we don't let the hot models scale to zero.",
+])
+def test_a_gap_in_knowledge_or_a_purpose_is_not_a_rejection(text: str) -> None:
+    negated = {t.lower for t in tokenize(text) if t.negated}
+    assert not negated & {"p99", "keep", "warm", "pool"}
