@@ -27,14 +27,19 @@ from scoring.engines.text import Token
 TOOL_ROLES = {"tensorrt": "compiler", "torchserv": "server", "triton": "server",
               "vllm": "server"}
 _ROLE_WORDS = {
-    "compiler": frozenset(["compil", "optimiz", "optimis", "fus", "fusion"]),
+    "compiler": frozenset(["compil", "optimiz", "optimis", "optim", "fus", "fusion"]),
     "server": frozenset(["server", "serv", "host"]),
 }
 # Words that may stand between a tool and the role said of it ("TorchServe is the compiler",
 # "TorchServe, which compiles", "TensorRT acts as a model server").
 _ROLE_LINKS = frozenset(["is", "are", "was", "as", "a", "an", "the", "which", "that", "just",
                          "basically", "really", "acts", "act", "works", "serves", "mainly",
-                         "primarily", "model", "inference", "itself", "also", "one"])
+                         "primarily", "model", "inference", "itself", "also", "one",
+                         # "TorchServe is the one that does the graph-level optimization",
+                         # "TensorRT is more of a general-purpose Python model server".
+                         "does", "do", "performs", "graph", "level", "more", "of", "general",
+                         "purpose", "python", "kind", "sort"])
+ROLE_REACH = 9  # linking words that may stand between a tool and the role said of it
 # Role words after a noun-like "is the X" that do not name what the tool is.
 _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
 
@@ -61,7 +66,7 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
         own = TOOL_ROLES.get(token.key)
         if not own or token.negated:
             continue
-        for j in range(i + 1, min(len(tokens), i + 6)):
+        for j in range(i + 1, min(len(tokens), i + ROLE_REACH + 1)):
             nxt = tokens[j]
             if nxt.sentence != token.sentence or any(
                     ch in ";:()!?." for ch in text[tokens[j - 1].end : nxt.start]):
@@ -442,7 +447,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
     # "WER, the words-per-second rate the model emits": a speed, not the share of words wrong.
     TermSense(r"wer|word[- ]error[- ]rates?",
               r"words?[- ]per[- ]second|speed|throughput|how fast|keeping pace|latency|"
-              r"emit\w*|per second",
+              r"emit\w*|per second|(?:when|while) (?:you|we) train|during training|"
+              r"at training time|not in production",
               r"errors?|wrong|mistakes?|substitut\w*|insert\w*|delet\w*|accura\w*|"
               r"reference|labell?ed|transcri\w*|misheard|share|fraction|percent\w*"),
     TermSense(r"blue[- /]green(?:\s+(?:deploy\w*|release|rollout|switch))?",

@@ -15,10 +15,12 @@ from scoring.engines.relations import (
     reversed_percentiles,
     reversed_real_time_factor,
     unbounded_batch_waits,
+    wrong_claims,
     wrong_definitions,
     wrong_precision_sizes,
 )
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.text import tokenize
 from tests.scoring.test_engines import bank_question
 
 CREDITED = {"made", "partly"}
@@ -112,6 +114,15 @@ def test_a_term_defined_wrongly_is_contradicted_even_where_it_is_named_again() -
     (wrong_definitions,
      "Roll back in the data plane, which to me means the Git repo: revert the commit.",
      "Roll back in the data plane, which to me means mesh weights: shift traffic back."),
+    (lambda text, at: [c for c in wrong_claims(tokenize(text), text, at) if c.kind == "role"],
+     "TorchServe is the one that does the graph-level optimization for us.",
+     "TensorRT is the one that does the graph-level optimization for us."),
+    (lambda text, at: [c for c in wrong_claims(tokenize(text), text, at) if c.kind == "role"],
+     "TensorRT is more of a general-purpose Python model server.",
+     "TorchServe is more of a general-purpose Python model server."),
+    (wrong_definitions,
+     "Word error rate is something you measure when you train the model, not in production.",
+     "Word error rate is the share of words transcribed wrong on a labelled production sample."),
     (average_definitions,
      "I'd use CUDA graphs to visualise which kernels run slow.",
      "I'd use CUDA graphs to cut the per-call launch overhead."),
