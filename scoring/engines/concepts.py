@@ -177,10 +177,19 @@ def _without_wrong_claims(doc: Document,
     # term the definition opens with ("Jitter here is basically packet loss"), not on a word
     # further on ("dynamic batching ... waits for a fixed minimum batch" defines batching, and
     # leaves the batch-size trade-off stated elsewhere alone).
-    definitions = {c.span.start for c in doc.wrong_claims if c.kind == "definition"}
-    defined_wrong = any(
-        claim.start in definitions and claim.start <= span.start < claim.start + TERM_REACH
-        for _, m in evidence.hits for claim in near(m) for span in m.spans)
+    kinds = {(c.span.start, c.span.end): c.kind for c in doc.wrong_claims}
+
+    def states_wrongly(claim: Span, span: Span) -> bool:
+        kind = kinds.get((claim.start, claim.end))
+        if kind == "definition":
+            return claim.start <= span.start < claim.start + TERM_REACH
+        # A feature given to the wrong tool ("TensorRT handles dynamic shapes") states the
+        # point's own words wrongly, whatever else the answer says of it; the tool's name, at
+        # the claim's start, is not the point's own words.
+        return kind == "role" and claim.start < span.start and span.end <= claim.end
+
+    defined_wrong = any(states_wrongly(claim, span)
+                        for _, m in evidence.hits for claim in near(m) for span in m.spans)
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
 

@@ -161,3 +161,9 @@ def test_a_wrong_definition_contradicts_its_own_point_not_its_neighbours() -> No
     found = {v.key: v.verdict for v in outcome.criteria}
     assert found["batch-wait"] == "contradicted"
     assert found["batching-tradeoff"] == "made"
+
+
+def test_shapes_swapped_stay_contradicted_beside_a_right_word_on_handlers() -> None:
+    answer = f"{SHAPES_SWAPPED} TorchServe does have Python handlers for preprocessing, nice."
+    assert verdict("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+                   answer) == "contradicted"
