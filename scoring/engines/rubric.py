@@ -88,7 +88,7 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.1"  # 2.1: fitted dismissal model, answers read to 2,000 words
+    version = "2.2"  # 2.2: tools' features, senses, hedges; 2.1: dismissal model
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

@@ -134,10 +134,11 @@ VALIDATION_5 = DATA / "validation-5-untouched.csv"
 VALIDATION_6 = DATA / "validation-6-untouched.csv"
 VALIDATION_7 = DATA / "validation-7-untouched.csv"
 VALIDATION_8 = DATA / "validation-8-untouched.csv"
+VALIDATION_9 = DATA / "validation-9-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
-    "criteria-heldout-6", "criteria-heldout-7")}
+    "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -179,10 +180,20 @@ def test_the_third_rounds_graded_sets_hold(bundled_bank) -> None:
 @pytest.mark.django_db
 def test_the_fourth_rounds_graded_set_holds(bundled_bank) -> None:
     # validation-8: measured at the start of the fourth round and at its end (0.889 both
-    # times, five answers graded below 4 rated 4 both times), never read.
+    # times, five answers graded below 4 rated 4 both times), then read in the fifth: 0.927,
+    # none (breakdowns and canary samples whose arithmetic is checked now).
     eighth = graded_set(VALIDATION_8, bundled_bank.slug)
-    assert eighth["spearman"] >= 0.87
-    assert eighth["graded_below_4_rated_4"] <= 5
+    assert eighth["spearman"] >= 0.9
+    assert eighth["graded_below_4_rated_4"] <= 1
+
+
+@pytest.mark.django_db
+def test_the_fifth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-9: never read; measured with engine 2.1 at the start of the fifth round
+    # (0.886, one answer graded below 4 rated 4) and at its end (0.904, none).
+    ninth = graded_set(VALIDATION_9, bundled_bank.slug)
+    assert ninth["spearman"] >= 0.89
+    assert ninth["graded_below_4_rated_4"] == 0
 
 
 @pytest.mark.django_db
@@ -219,12 +230,20 @@ def test_the_fourth_rounds_graded_set_holds(bundled_bank) -> None:
                             "pitfall_precision": 0.7, "wrong_numbers_flagged": 0.65,
                             "evidence_precision": 0.95, "rating_qwk": 0.66,
                             "dismissed_credited_at_most": 0.1}),
-    # The fourth round's held-out set: measured at its start and end, never read, never fitted
-    # on (0.867 macro-F1, 19% dismissed credited, 0.814 kappa at the end).
-    ("criteria-heldout-7", {"concept_macro_f1": 0.85, "pitfall_recall": 0.6,
+    # The fourth round's held-out set: measured at its start and end (0.867 macro-F1, 19%
+    # dismissed credited, 0.814 kappa at the end), read in the fifth round (0.888, 11.5%, 0.877;
+    # the dismissal model is still not fitted on it).
+    ("criteria-heldout-7", {"concept_macro_f1": 0.87, "pitfall_recall": 0.8,
                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
-                            "evidence_precision": 0.92, "rating_qwk": 0.79,
-                            "dismissed_credited_at_most": 0.25}),
+                            "evidence_precision": 0.92, "rating_qwk": 0.85,
+                            "dismissed_credited_at_most": 0.15}),
+    # The fifth round's held-out set: never read; measured with engine 2.1 at the start of the
+    # round (0.856 macro-F1, 0.757 kappa) and at its end (0.870, 0.778).
+    ("criteria-heldout-8", {"concept_macro_f1": 0.86, "pitfall_recall": 0.6,
+                            "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.9,
+                            "evidence_precision": 0.95, "rating_qwk": 0.76,
+                            "missed_credited_at_most": 0.19,
+                            "dismissed_credited_at_most": 0.15}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
@@ -234,8 +253,8 @@ def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> 
             assert found <= floor, (figure, found)
         else:
             assert report[figure] >= floor, (figure, report[figure])
-    # held-out-6 measured 4 (5 with engine 1.7), then 3; held-out-7 10 with engine 2.0 and 9
-    # with 2.1: over issue 9's target of 2, said in the README (its writers graded terse,
-    # complete answers 2.5-3.5, where the dev CSV's grader gives 4).
-    ceiling = {"criteria-heldout-6": 3, "criteria-heldout-7": 9}.get(name, 2)
+    # held-out-6 measured 4 (5 with engine 1.7), then 3, now 2; held-out-7 10 with engine 2.0,
+    # 9 with 2.1, 2 with 2.2 (hedged short answers and contradicted points block a 4);
+    # held-out-8 4 with 2.1 and 2 with 2.2.
+    ceiling = 2
     assert report["graded_at_most_3_5_rated_4"] <= ceiling
