@@ -246,6 +246,30 @@ _CUDA_GRAPH_CHART_RE = re.compile(
     r"show\s+which|spot\s+which|display\w*)", re.IGNORECASE)
 
 
+# "On a GPU we also lose the kernel launch overhead, since that's a CPU-side cost GPUs don't
+# have": launch overhead is the fixed cost of starting GPU kernels; moving to a GPU brings it.
+_LAUNCH_GONE_RE = re.compile(
+    r"\b(?:lose|losing|get\s+rid\s+of|no\s+more)\s+(?:the\s+)?(?:kernel\s+)?launch\s+overhead|"
+    r"\blaunch\s+overhead\b[^.;!?\n]{0,80}?\b(?:gpus?\s+(?:don't|do\s+not|doesn't)\s+have|"
+    r"cpu[- ]side\s+(?:scheduling\s+)?cost)", re.IGNORECASE)
+_LAUNCH_FIXED_RE = re.compile(r"\b(?:cuda\s+graphs?|fus\w*|batch\w*|captur\w*)", re.IGNORECASE)
+
+
+def launch_overhead_gone(text: str, sentence_of) -> list[WrongClaim]:
+    """Kernel launch overhead said to vanish on a GPU (CUDA graphs or fusion cutting it is
+    right, and left alone)."""
+    found: list[WrongClaim] = []
+    for match in _LAUNCH_GONE_RE.finditer(text):
+        start = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+        end = text.find(".", match.end())
+        sentence = text[start : end if end >= 0 else len(text)]
+        if re.search(r"\bgpus?\b", sentence, re.IGNORECASE) \
+                and not _LAUNCH_FIXED_RE.search(sentence):
+            found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
+                                    "definition"))
+    return found
+
+
 def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
     """A measure of spread or of the tail defined as an average; a CUDA graph taken for a
     chart."""
@@ -259,7 +283,7 @@ def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
 _PORTABLE_RE = re.compile(
     r"\b(?:tensorrt|trt)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
     r"once\s+and\s+(?:run|deploy|drop|use|ship)\w*|(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
-    r"(?:any|every)\s+(?:nvidia\s+)?(?:gpu|card))"
+    r"(?:any|every|whatever)\s+(?:nvidia\s+)?(?:gpus?|cards?))"
     r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b"
     # "the serialized engine is just a file, build it on whatever box CI has and copy it to
     # every node, A10s, A100s, doesn't matter"
@@ -444,6 +468,25 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"cach\w* (?:the )?(?:responses?|predictions?|results?|answers?)|cdn",
               r"replicas?|instances?|pods?|nodes?|gpus?|machines?|loaded|ready|idle|standby|"
               r"servers?|containers?"),
+    # "Rollback means retraining the previous model from the last checkpoint": a rollback
+    # repoints to a version already built and stored.
+    TermSense(r"roll\s*-?backs?",
+              r"re-?train\w*|from (?:the )?(?:last |latest )?checkpoints?|"
+              r"rebuild\w* (?:the )?model",
+              r"previous (?:version|build|image|tag|model version)|last (?:good|known)|"
+              r"known[- ]good|registry|pointer|repoint\w*|switch\w*|traffic|weights?|pinned|tag|"
+              r"stored|"
+              r"already (?:built|stored)"),
+    # "prediction drift, which I'd define as the p99 latency drifting upward": drift is a change
+    # in what the model sees or says, not in how fast it runs.
+    TermSense(r"(?:prediction|model|data|feature|concept)\s+drift",
+              r"latency|p9\d|throughput|memory|slower|speed|response time",
+              r"distribution\w*|inputs?|features?|outputs?|scores?|labels?|accuracy|quality|"
+              r"population|shift\w*|histogram|psi|kl|statistic\w*"),
+    # "OpenVINO, which is NVIDIA's GPU compiler": it is Intel's runtime for CPUs.
+    TermSense(r"openvino",
+              r"nvidia\w*|gpus?|cuda|tensor\s+cores?",
+              r"intel|cpus?|x86|xeon|avx\w*"),
     # "WER, the words-per-second rate the model emits": a speed, not the share of words wrong.
     TermSense(r"wer|word[- ]error[- ]rates?",
               r"words?[- ]per[- ]second|speed|throughput|how fast|keeping pace|latency|"
@@ -469,7 +512,8 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r",\s+(?=the\s)|"
             r",\s*(?:meaning|i\.e\.)|"
             # "burn rate, which I take to mean ...", "which I'd define as ...".
-            r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define)\s+"
+            r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define|measure|"
+            r"track|treat|count)\s+"
             r"(?:to\s+mean|as)|"
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
@@ -530,6 +574,7 @@ _ATTRIBUTES = (
                               r"shapes\b|\bmanagement\s+api\b", re.IGNORECASE)),
 )
 # Between the tool and what is said of it: a verb of having, doing or needing.
+_POSSESSIVE_RE = re.compile(r"^['’]s\s+(?:own\s+|built-?in\s+)?$")
 _HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|"
                      r"comes?\s+with|provides?|runs?|needs?|requires?|must|has\s+to|have\s+to|"
                      r"takes?|accepts?|deals?\s+with|copes?\s+with|is\s+(?:a|the)|thing|"
@@ -541,7 +586,8 @@ _NOT_HAS_RE = re.compile(r"\b(?:not|no|never|without|lacks?|avoid\w*|skip\w*|unl
 
 
 _OWNED_BY_RE = re.compile(r"(?:\s+[^.;:!?,]{0,40}?)?\s+(?:is|are)\s+(?:a|an|the|just\s+a|"
-                          r"really\s+a)\s+(?P<tool>tensorrt|trt|torchserve)\s+(?:thing|problem|issue|cost|feature)\b",
+                          r"really\s+a)\s+(?P<tool>tensorrt|trt|torchserve)\s+"
+                          r"(?:thing|problem|issue|cost|feature)\b",
                           re.IGNORECASE)
 
 
@@ -564,7 +610,9 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
             gap = text[end : match.start()]
             if tool == owner or tool == "triton" or len(gap) > 60 or re.search(r"[.!?]\s", gap):
                 continue
-            if _HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap):
+            # "TensorRT's management API": the feature given to the tool by the possessive.
+            owned = _POSSESSIVE_RE.match(gap) is not None
+            if not owned and (_HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap)):
                 continue
             found.append(WrongClaim(Span(start, match.end()), sentence_of(start), "role"))
         for match in regex.finditer(text):
@@ -724,7 +772,8 @@ def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim
               *wrong_precision_sizes(text, sentence_of),
               *quantization_gains_precision(text, sentence_of),
               *unbounded_batch_waits(text, sentence_of),
-              *reversed_percentile_shares(text, sentence_of)]
+              *reversed_percentile_shares(text, sentence_of),
+              *launch_overhead_gone(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

@@ -117,6 +117,8 @@ _BACKWARD_DISMISSALS = (
     # "the latency and frame-drop SLIs look fine to me as written", "that's hardly an outage".
     ("fine", "as", "written"), ("fine", "as", "is"), ("fine", "as", "they", "are"),
     ("as", "written"), ("hardly", "an"), ("hardly", "a"), ("hardly", "worth"),
+    # "Bigger GPUs or INT8 is a cost-optimization conversation for later, not part of sizing".
+    ("for", "later"), ("not", "part", "of"), ("come", "later"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))

@@ -8,7 +8,9 @@ import pytest
 
 from scoring.engines.relations import (
     average_definitions,
+    launch_overhead_gone,
     misattributed_features,
+    portable_engines,
     quantization_gains_precision,
     reversed_batching,
     reversed_percentile_shares,
@@ -123,6 +125,27 @@ def test_a_term_defined_wrongly_is_contradicted_even_where_it_is_named_again() -
     (wrong_definitions,
      "Word error rate is something you measure when you train the model, not in production.",
      "Word error rate is the share of words transcribed wrong on a labelled production sample."),
+    (wrong_definitions,
+     "Then jitter, which I'd measure as the average end-to-end latency over a minute.",
+     "Then jitter, which I'd measure as the spread of per-chunk processing time."),
+    (wrong_definitions,
+     "Rollback means retraining the previous model from the last checkpoint.",
+     "Rollback means repointing traffic to the previous version in the registry."),
+    (wrong_definitions,
+     "I'd watch prediction drift, which I'd define as the p99 latency creeping up over time.",
+     "I'd watch prediction drift, which I'd define as the score distribution moving over time."),
+    (wrong_definitions,
+     "For CPU levers I'd use OpenVINO, which is NVIDIA's GPU compiler.",
+     "For CPU levers I'd use OpenVINO, which is Intel's runtime for x86 CPUs."),
+    (launch_overhead_gone,
+     "On a GPU we also lose the kernel launch overhead, a CPU-side cost that GPUs don't have.",
+     "On the GPU, CUDA graphs get rid of most of the kernel launch overhead."),
+    (misattributed_features,
+     "For batching I'd rely on TensorRT's management API to register versions.",
+     "For batching I'd rely on TorchServe's management API to register versions."),
+    (portable_engines,
+     "You compile the TensorRT engine once and the plan runs on whatever GPUs prod has.",
+     "You compile the TensorRT engine per GPU type, since a plan only runs where it was built."),
     (average_definitions,
      "I'd use CUDA graphs to visualise which kernels run slow.",
      "I'd use CUDA graphs to cut the per-call launch overhead."),
@@ -167,3 +190,11 @@ def test_shapes_swapped_stay_contradicted_beside_a_right_word_on_handlers() -> N
     answer = f"{SHAPES_SWAPPED} TorchServe does have Python handlers for preprocessing, nice."
     assert verdict("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
                    answer) == "contradicted"
+
+
+def test_a_lever_left_for_later_is_not_made() -> None:
+    waved = "Switching to bigger GPUs or INT8 is a cost conversation for later, not part of sizing."
+    made = "I'd also price bigger GPUs or INT8, since either cuts the fleet a lot."
+    assert verdict("amazon-t4-3b-30k-qps", "cost-alternatives", waved) in {"missed",
+                                                                           "contradicted"}
+    assert verdict("amazon-t4-3b-30k-qps", "cost-alternatives", made) in CREDITED
