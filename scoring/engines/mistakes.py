@@ -98,7 +98,8 @@ _SUFFICIENT_RE = re.compile(
     r"the only (?:thing|signal|metric|one|number|check)s?(?: that)?(?: matters?)?|"
     r"(?:is|are|that's|that is) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
     r"only (?:thing|signal|metric) (?:that )?matters|"
-    r"covers? (?:it|us|everything|that|the rest)|nothing else|catch(?:es)? (?:it|them|that|"
+    r"covers? (?:it|us|everything|that|the rest|(?:slow\s+)?leaks?)|nothing else|"
+    r"catch(?:es)? (?:it|them|that|"
     r"everything|any|slow|leaks?|it all)|will catch|would catch|keep (?:it|things|the \w+) "
     r"simple|the one (?:thing|signal|metric) (?:that )?matters|(?:wouldn't|won't|don't need to|"
     r"no need to) add (?:any )?(?:more|other|extra|further) (?:gates|checks|metrics|signals|"
@@ -211,7 +212,9 @@ _REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback
                         re.IGNORECASE)
 _UNAFFECTED_RE = re.compile(r"\b(?:(?:isn't|is not|aren't|not) (?:\w+ )?affected|unaffected|"
                             r"doesn't (?:affect|change|slow|delay)|no effect on)\b", re.IGNORECASE)
-_INSTANT_RE = re.compile(r"\b(?:immediate|instant|instantaneous)\b", re.IGNORECASE)
+# "git revert and you're back on the old version": the revert taken as done on the spot.
+_INSTANT_RE = re.compile(r"\b(?:immediate|instant|instantaneous|(?:you're|we're|you are|we are)\s+"
+                         r"back\s+(?:on|to)\s+(?:the\s+)?(?:old|previous|last))\b", re.IGNORECASE)
 # A rollback in the data plane (mesh weights, a Rollouts abort) is instant; Git is not.
 _DATA_PLANE_RE = re.compile(r"\b(?:data[- ]plane|abort\w*|(?:mesh|canary|traffic) weights?|"
                             r"weights? (?:back|to zero)|no git round[- ]trip)\b", re.IGNORECASE)
@@ -426,8 +429,10 @@ def _targets_average(doc: Document, criterion: CriterionSpec) -> list[Span]:
 # A choice made "regardless of the rebuild delay" or "ignoring the sync window": the caveat the
 # pitfall names, waved away in the answer ("rebuilds are a CI detail", "the sync window doesn't
 # matter"): any word of it that a dismissal or negation takes back.
-_CAVEAT_NAMED_RE = re.compile(r"\b(?:regardless of|ignoring|without the|dismiss\w*)\s+(?:the\s+)?"
-                              r"(?P<caveat>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
+# "Pitfall: no bake window", "skips the stabilization window": what the pitfall leaves out is
+# the caveat too, so "a bake after each step is overkill" commits it.
+_CAVEAT_NAMED_RE = re.compile(r"\b(?:regardless of|ignoring|without the|dismiss\w*|no|skips?)\s+"
+                              r"(?:the\s+)?(?P<caveat>[\w-]+(?:\s+[\w-]+)?)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1024)
@@ -509,8 +514,9 @@ KINDS: tuple[MistakeKind, ...] = (
                 _declares_solved),
     MistakeKind("utilisation chased", re.compile(r"utili[sz]ation", re.IGNORECASE),
                 _chases_utilisation),
-    MistakeKind("caveat waved off", re.compile(r"regardless of|ignoring|without the \w+ caveat",
-                                               re.IGNORECASE), _waves_off_caveat),
+    MistakeKind("caveat waved off", re.compile(r"regardless of|ignoring|without the \w+ caveat|"
+                                               r"pitfall: no \w+|skips the", re.IGNORECASE),
+                _waves_off_caveat),
     MistakeKind("average target", re.compile(r"\baverage or mean\b|\bmean latency target|"
                                              r"percentiles are unnecessary|averages only",
                                              re.IGNORECASE), _targets_average),

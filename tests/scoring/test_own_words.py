@@ -445,3 +445,22 @@ def test_a_measured_basis_preferred_to_tflops_is_not_a_spec_sheet_estimate() -> 
     assert not _charged(slug, "spec-sheet-estimate", answer)
     assert _charged(slug, "spec-sheet-estimate",
                     "An A100 does 312 TFLOPS, so in theory one card serves about 400 QPS.")
+
+
+@pytest.mark.parametrize(("slug", "key", "committed", "avoided"), [
+    ("canary-and-versioning-design", "no-bake",
+     "A bake period after each step is overkill in my view; the automated analysis will tell us.",
+     "A bake period after each step is what I'd keep, ten minutes before we judge anything."),
+    ("airbnb-argo-cd-versioning", "revert-is-instant",
+     "If the canary goes bad you git revert and you're back on the old version.",
+     "If the canary goes bad I'd abort the rollout in the data plane; a git revert waits for "
+     "the next sync."),
+    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
+     "So yes, I think the existing rule covers leaks and I'd keep it as the main alert.",
+     "No, the existing rule misses slow leaks, so I'd add a slope alert over hours."),
+])
+def test_a_pitfall_said_through_what_it_leaves_out_is_charged(slug: str, key: str,
+                                                               committed: str,
+                                                               avoided: str) -> None:
+    assert _charged(slug, key, committed)
+    assert not _charged(slug, key, avoided)
