@@ -424,7 +424,9 @@ _CLAUSE_SUBJECTS = frozenset(["i", "we", "i'd", "we'd", "honestly", "frankly"])
 # "And tracking cache hits I'd skip", "The cold-start alert I'd actually drop" too.
 _FRONTED_RE = re.compile(
     r"(?:^|[.!?\n]\s*)(?:(?:and|so|but|also)\s+)?(?P<topic>[A-Za-z][\w-]*(?:\s+[\w-]+){0,8}?)"
-    r"\s+(?:i|we)\s*(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
+    # "The 2ms launch overhead I honestly wouldn't budget separately": an adverb may come first.
+    r"\s+(?:i|we)\s*(?:(?:honestly|really|just|probably|personally|frankly)\s+)?"
+    r"(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
     r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
     r"(?:skip|leave out|drop|ignore|live without))\b",
     re.IGNORECASE)

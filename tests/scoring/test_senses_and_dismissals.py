@@ -700,3 +700,12 @@ def test_points_accepted_as_written_are_not_made(waved: str, made: str) -> None:
 def test_a_gap_in_knowledge_or_a_purpose_is_not_a_rejection(text: str) -> None:
     negated = {t.lower for t in tokenize(text) if t.negated}
     assert not negated & {"p99", "keep", "warm", "pool"}
+
+
+def test_a_fronted_rejection_with_an_adverb_still_rejects() -> None:
+    negated = {t.lower for t in tokenize(
+        "The 2ms launch overhead I honestly wouldn't budget separately.") if t.negated}
+    assert {"launch", "overhead"} <= negated
+    kept = {t.lower for t in tokenize("The 2ms launch overhead I would budget separately.")
+            if t.negated}
+    assert not kept
