@@ -161,8 +161,9 @@ def available_engines() -> list[str]:
     return sorted(_REGISTRY)
 
 
-# Where ratings 2, 3 and 4 start on the 0-100 scale.
-RATING_BAND_EDGES = (35, 60, 80)
+# Where ratings 2, 3 and 4 start on the 0-100 scale (scoring/engines/rating.py says how they
+# were chosen).
+RATING_BAND_EDGES = (45, 70, 90)
 
 
 def rating_for_total(total: float) -> int:

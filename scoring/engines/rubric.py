@@ -88,7 +88,7 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.2"  # 2.2: tools' features, senses, hedges; 2.1: dismissal model
+    version = "2.3"  # 2.3: band edges 45/70/90; 2.2: features, senses, hedges
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

@@ -27,6 +27,7 @@ from interviews.reviews.services import (
 )
 from scoring import reports
 from scoring.models import Debrief, ScoreResult
+from scoring.results import RATING_BANDS
 from tests.factories import UserFactory
 from tests.scoring.test_reports import build_bank, build_finished_loop
 
@@ -335,7 +336,9 @@ def test_queue_shows_the_debrief_score_and_counts_answers_not_follow_ups(world):
     row = next(r for r in rows if r.pk == loop.pk)
     assert row.answer_count == 2 and row.scorecard_count == 1  # the follow-up is not an answer
     report = reports.debrief_build(debrief_id=reports.debrief_request(loop=loop).pk).report
-    assert row.score == report["overall"] == pytest.approx((94.0 + 34.0) / 2, abs=0.1)
+    # The rating-1 scorecard moves that answer to the top of the rating-1 band.
+    assert row.score == report["overall"] == pytest.approx((94.0 + RATING_BANDS[1][1]) / 2,
+                                                           abs=0.1)
 
 
 def _bulk_loops(bank, candidate, n: int, lq_template: LoopQuestion) -> None:

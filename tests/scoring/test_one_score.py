@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from interviews.models import Answer, Scorecard
 from scoring import reports
-from scoring.results import loop_total, question_result
+from scoring.results import RATING_BANDS, loop_total, question_result
 from tests.factories import UserFactory
 from tests.scoring.test_reports import build_finished_loop
 
@@ -50,7 +50,8 @@ def test_every_page_and_export_shows_the_same_scores(client, candidate, admin_us
     expected = {lq.position: reports._whole(question_result(lq.answers.all()).total)
                 for lq in lqs}
     overall = reports._whole(loop_total(lqs, unanswered_as_zero=True))
-    assert expected[3] == 34 and expected[5] >= 80  # the overrides moved them
+    # The overrides moved them into their ratings' bands.
+    assert expected[3] <= RATING_BANDS[1][1] and expected[5] >= RATING_BANDS[4][0]
     client.force_login(candidate)
     seen: dict[str, str] = {}
 

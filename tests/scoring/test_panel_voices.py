@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 from scoring import panel
+from scoring.engines.base import rating_for_total
 from scoring.panel import CriterionResult, PanelInput, Persona, QuestionResult, run_panel
 from tests.scoring.test_panel import BAND, SENTENCE, gen_input, seeds
 
@@ -64,7 +65,7 @@ def bank_loop() -> tuple[QuestionResult, ...]:
 
 
 def panel_rating(total: float) -> int:
-    return 1 + sum(total >= edge for edge in (35, 60, 80))
+    return rating_for_total(total)
 
 
 def _votes(questions, personas=BANK_PANEL) -> dict[str, str]:

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from interviews.models import Answer, Scorecard
 from scoring import reports
-from scoring.results import question_result
+from scoring.results import RATING_BANDS, question_result
 from tests.factories import UserFactory
 from tests.scoring.test_reports import build_finished_loop
 
@@ -61,7 +61,8 @@ def test_a_reviewed_question_leads_with_the_interviewers_result(client, candidat
     client.force_login(candidate)
     body = client.get(reverse("interviews:question", kwargs={
         "public_id": loop.public_id, "position": 3})).content.decode()
-    assert "counts as <strong>34/100</strong>, rating 1 of 4" in body
+    band_top = int(RATING_BANDS[1][1])  # a rating-1 review moves it to the top of that band
+    assert f"counts as <strong>{band_top}/100</strong>, rating 1 of 4" in body
     # No competing headline: the automatic 92 appears only labelled as superseded.
     assert "Rating 4 of 4" not in body and "Strong hire" not in body
     assert re.search(r"Automatic scorer's view, superseded by the interviewer's review: "

@@ -96,3 +96,11 @@ def test_a_point_stated_wrongly_blocks_a_4_however_light() -> None:
     light_wrong = [*FULL[:2], verdict("c", 1, "contradicted"), FULL[3]]
     assert "contradicted: C" in blockers(light_wrong, [])
     assert rubric_rating(95, light_wrong, []) == 3
+
+
+def test_a_4_needs_a_total_of_90_where_the_engine_meets_unseen_answers() -> None:
+    # Band edges (45, 70, 90): on unseen answers totals run high (scoring/engines/rating.py).
+    assert rubric_rating(89, FULL, []) == 3
+    assert rubric_rating(90, FULL, []) == 4
+    assert rubric_rating(69, FULL, []) == 2
+    assert rubric_rating(44, FULL, []) == 1

@@ -11,6 +11,7 @@ from django.utils import timezone
 from interviews.models import Answer, Loop, LoopQuestion, Notification, Scorecard
 from interviews.services import snapshot_for
 from scoring import reports
+from scoring.engines.base import rating_for_total
 from scoring.models import Debrief, ScoreResult
 from tests.factories import (
     BankFactory,
@@ -99,7 +100,7 @@ def _score(answer: Answer, text: str, made: set[str], total: float) -> ScoreResu
             "verdict": "made" if hit else "missed", "credit": 1.0 if hit else 0.0,
             "evidence": [{"start": start + 3, "end": start + 15}] if hit else [],
             "feedback": "" if hit else f"Say it: {label.lower()}."})
-    rating = 4 if total >= 80 else 3 if total >= 60 else 2 if total >= 35 else 1
+    rating = rating_for_total(total)
     return ScoreResult.objects.create(
         answer=answer, engine="test", engine_version="1", rubric_version=1, total=total,
         rating=rating, criteria=criteria, feedback={"pushback": "How would you know it's safe?"})
