@@ -135,10 +135,11 @@ VALIDATION_6 = DATA / "validation-6-untouched.csv"
 VALIDATION_7 = DATA / "validation-7-untouched.csv"
 VALIDATION_8 = DATA / "validation-8-untouched.csv"
 VALIDATION_9 = DATA / "validation-9-untouched.csv"
+VALIDATION_10 = DATA / "validation-10-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
-    "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8")}
+    "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -197,6 +198,15 @@ def test_the_fifth_rounds_graded_set_holds(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
+def test_the_sixth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-10: never read; 0.864 with engine 2.1, 2.2 and 2.3 alike (one answer graded
+    # below 4 rated 4, V10-35, each time).
+    tenth = graded_set(VALIDATION_10, bundled_bank.slug)
+    assert tenth["spearman"] >= 0.85
+    assert tenth["graded_below_4_rated_4"] <= 1
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("name", "floors"), [
     # Floors a little below the figures at the end of the second round of issue 9.
     ("criteria-dev-2", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
@@ -237,13 +247,21 @@ def test_the_fifth_rounds_graded_set_holds(bundled_bank) -> None:
                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
                             "evidence_precision": 0.92, "rating_qwk": 0.85,
                             "dismissed_credited_at_most": 0.15}),
-    # The fifth round's held-out set: never read; measured with engine 2.1 at the start of the
-    # round (0.856 macro-F1, 0.757 kappa) and at its end (0.870, 0.778).
-    ("criteria-heldout-8", {"concept_macro_f1": 0.86, "pitfall_recall": 0.6,
-                            "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.9,
-                            "evidence_precision": 0.95, "rating_qwk": 0.76,
-                            "missed_credited_at_most": 0.19,
-                            "dismissed_credited_at_most": 0.15}),
+    # The fifth round's held-out set: measured with engine 2.1 at the start of the round
+    # (0.856 macro-F1, 0.757 kappa) and at its end (0.870, 0.778), then read in the sixth
+    # (0.898, 0.814 with engine 2.3).
+    ("criteria-heldout-8", {"concept_macro_f1": 0.89, "pitfall_recall": 0.8,
+                            "pitfall_precision": 0.8, "wrong_numbers_flagged": 0.9,
+                            "evidence_precision": 0.95, "rating_qwk": 0.8,
+                            "missed_credited_at_most": 0.11,
+                            "dismissed_credited_at_most": 0.08}),
+    # The sixth round's held-out set: never read; engine 2.1 0.859 macro-F1, 0.62 kappa, 7
+    # graded 3.5 or below rated 4; engine 2.3 0.865, 0.67, 4.
+    ("criteria-heldout-9", {"concept_macro_f1": 0.86, "pitfall_recall": 0.75,
+                            "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.75,
+                            "evidence_precision": 0.95, "rating_qwk": 0.65,
+                            "missed_credited_at_most": 0.26,
+                            "dismissed_credited_at_most": 0.16}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
@@ -253,8 +271,9 @@ def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> 
             assert found <= floor, (figure, found)
         else:
             assert report[figure] >= floor, (figure, report[figure])
-    # held-out-6 measured 4 (5 with engine 1.7), then 3, now 2; held-out-7 10 with engine 2.0,
+    # held-out-6 measured 4 (5 with engine 1.7), then 3, now 1; held-out-7 10 with engine 2.0,
     # 9 with 2.1, 2 with 2.2 (hedged short answers and contradicted points block a 4);
-    # held-out-8 4 with 2.1 and 2 with 2.2.
-    ceiling = 2
+    # held-out-8 4 with 2.1 and 2 with 2.2; held-out-9 7 with 2.1 and 4 with 2.2 and 2.3, over
+    # issue 9's target of 2 (said in the README).
+    ceiling = {"criteria-heldout-9": 4}.get(name, 2)
     assert report["graded_at_most_3_5_rated_4"] <= ceiling
