@@ -48,7 +48,12 @@ _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
 class WrongClaim:
     span: Span
     sentence: int
-    kind: str  # "role", "percentile", "batch"
+    kind: str  # "role", "percentile", "batch", "definition", "portable", "universal"
+
+
+def _claim(start: int, end: int, sentence_of, kind: str) -> WrongClaim:
+    """A wrong claim over text[start:end], in the sentence holding its start."""
+    return WrongClaim(Span(start, end), sentence_of(start), kind)
 
 
 def _role_of(token: Token) -> str:
@@ -114,8 +119,7 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         if _ORDER_DENIED_RE.search(between):
             says_lower = not says_lower  # "p95 can never be higher than p99"
         if (a > b and says_lower) or (a < b and not says_lower):
-            found.append(WrongClaim(Span(match.start(), match.end()),
-                                    sentence_of(match.start()), "percentile"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "percentile"))
     for match in _PERCENTILE_SUPERLATIVE_RE.finditer(text):
         # "p99 is always the smaller number, the p95 sits above it": the order against the
         # other percentile named in the same sentence.
@@ -127,8 +131,7 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         a, b = float(match.group("n")), float(other.group(1))
         says_lower = match.group("rel").lower() in {"smaller", "lower", "faster", "looser"}
         if (a > b and says_lower) or (a < b and not says_lower):
-            found.append(WrongClaim(Span(match.start(), match.end()),
-                                    sentence_of(match.start()), "percentile"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "percentile"))
     return found
 
 
@@ -207,16 +210,14 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
                 # Latency, queueing and wait grow with batch size ("improve latency" = lower).
                 wrong = (up and lowers) or (not up and not lowers and not improves)
             if wrong:
-                found.append(WrongClaim(Span(match.start(), effect.end()),
-                                        sentence_of(match.start()), "batch"))
+                found.append(_claim(match.start(), effect.end(), sentence_of, "batch"))
     for match in _BATCH_UP_RE.finditer(text):
         # "With a bigger batch ... each request actually finishes sooner": the wait grows.
         stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + 100)
         end = stop.start() if stop else min(len(text), match.end() + 100)
         sooner = _SOONER_RE.search(text, match.end(), end)
         if sooner:
-            found.append(WrongClaim(Span(match.start(), sooner.end()),
-                                    sentence_of(match.start()), "batch"))
+            found.append(_claim(match.start(), sooner.end(), sentence_of, "batch"))
     for match in _EFFECT_AS_BATCH_RE.finditer(text):
         falls = match.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS + ("improv", "get"))
         falls = falls and not re.match(r"gets?\s+(?:worse|higher|longer)", match.group("dir"), re.I)
@@ -225,8 +226,7 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
             and not re.search(r"smaller", match.group("bdir") or "", re.I) \
             or (match.group("bsize") or "").lower() in {"bigger", "larger"}
         if falls == grows:  # latency falling as batches grow, or rising as they shrink
-            found.append(WrongClaim(Span(match.start(), match.end()),
-                                    sentence_of(match.start()), "batch"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "batch"))
     return found
 
 
@@ -265,15 +265,14 @@ def launch_overhead_gone(text: str, sentence_of) -> list[WrongClaim]:
         sentence = text[start : end if end >= 0 else len(text)]
         if re.search(r"\bgpus?\b", sentence, re.IGNORECASE) \
                 and not _LAUNCH_FIXED_RE.search(sentence):
-            found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
-                                    "definition"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "definition"))
     return found
 
 
 def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
     """A measure of spread or of the tail defined as an average; a CUDA graph taken for a
     chart."""
-    return [WrongClaim(Span(m.start(), m.end()), sentence_of(m.start()), "definition")
+    return [_claim(m.start(), m.end(), sentence_of, "definition")
             for regex in (_AVERAGE_DEFINITION_RE, _CUDA_GRAPH_CHART_RE)
             for m in regex.finditer(text)]
 
@@ -302,8 +301,7 @@ def portable_engines(text: str, sentence_of) -> list[WrongClaim]:
         before = text[max(0, match.end() - 60) : match.end() - len(tail.split()[-1])]
         if _NOT_PORTABLE_RE.search(before) or re.search(r"\bnon-?portab", tail, re.I):
             continue
-        found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
-                                "portable"))
+        found.append(_claim(match.start(), match.end(), sentence_of, "portable"))
     return found
 
 
@@ -551,8 +549,7 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
             if _DEFINITION_DENIAL_RE.search(body[: wrong.start()]):
                 continue  # "fragmentation is not a leak"
             end = match.start("body") + wrong.end()
-            found.append(WrongClaim(Span(match.start(), end), sentence_of(match.start()),
-                                    "definition"))
+            found.append(_claim(match.start(), end, sentence_of, "definition"))
     return found
 
 
@@ -614,13 +611,12 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
             owned = _POSSESSIVE_RE.match(gap) is not None
             if not owned and (_HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap)):
                 continue
-            found.append(WrongClaim(Span(start, match.end()), sentence_of(start), "role"))
+            found.append(_claim(start, match.end(), sentence_of, "role"))
         for match in regex.finditer(text):
             # Said the other way round: "the 45 minute rebuild is a TorchServe thing".
             after = _OWNED_BY_RE.match(text, match.end())
             if after and _TOOL_OWNERS[after.group("tool").lower()] not in {owner, "triton"}:
-                found.append(WrongClaim(Span(match.start(), after.end()),
-                                        sentence_of(match.start()), "role"))
+                found.append(_claim(match.start(), after.end(), sentence_of, "role"))
     return found
 
 
@@ -659,16 +655,13 @@ def reversed_real_time_factor(text: str, sentence_of) -> list[WrongClaim]:
         said = match.group(0)
         if float(match.group("value")) > 1.0 and _RTF_FINE_RE.search(said) \
                 and not _RTF_BAD_RE.search(said):
-            found.append(WrongClaim(Span(match.start(), match.end("value")),
-                                    sentence_of(match.start()), "definition"))
+            found.append(_claim(match.start(), match.end("value"), sentence_of, "definition"))
     for match in _RTF_INVERTED_RE.finditer(text):
-        found.append(WrongClaim(Span(match.start(), match.end()), sentence_of(match.start()),
-                                "definition"))
+        found.append(_claim(match.start(), match.end(), sentence_of, "definition"))
     for match in _RTF_ABOVE_RE.finditer(text):
         said = match.group(0)
         if _RTF_GOOD_RE.search(said) and not _RTF_BAD_RE.search(said):
-            found.append(WrongClaim(Span(match.start(), match.start("after")),
-                                    sentence_of(match.start()), "definition"))
+            found.append(_claim(match.start(), match.start("after"), sentence_of, "definition"))
     return found
 
 
@@ -698,8 +691,7 @@ def wrong_precision_sizes(text: str, sentence_of) -> list[WrongClaim]:
         said = re.sub(r"\s+", " ", match.group("n").lower())
         value = float(said) if said[0].isdigit() else _BYTE_WORDS[said]
         if expected is not None and value and abs(value - expected) > 1e-9:
-            found.append(WrongClaim(Span(match.start(), match.end()),
-                                    sentence_of(match.start()), "definition"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "definition"))
     return found
 
 
@@ -715,7 +707,7 @@ _QUANTIZATION_FAIR_RE = re.compile(r"\b(?:not|no|never|n't|doesn't|without|aware
 
 def quantization_gains_precision(text: str, sentence_of) -> list[WrongClaim]:
     """Quantization said to raise precision or accuracy."""
-    return [WrongClaim(Span(m.start(), m.end()), sentence_of(m.start()), "definition")
+    return [_claim(m.start(), m.end(), sentence_of, "definition")
             for m in _QUANTIZATION_GAIN_RE.finditer(text)
             if not _QUANTIZATION_FAIR_RE.search(m.group("gap"))]
 
@@ -736,8 +728,7 @@ def unbounded_batch_waits(text: str, sentence_of) -> list[WrongClaim]:
     for match in _FULL_BATCH_WAIT_RE.finditer(text):
         if _BOUNDED_WAIT_RE.search(match.group("gap") + match.group("after")):
             continue
-        found.append(WrongClaim(Span(match.start(), match.start("after")),
-                                sentence_of(match.start()), "definition"))
+        found.append(_claim(match.start(), match.start("after"), sentence_of, "definition"))
     return found
 
 
@@ -757,8 +748,7 @@ def reversed_percentile_shares(text: str, sentence_of) -> list[WrongClaim]:
             continue  # "p99 is the time 1% of requests are slower than" is right
         slower = match.group("rel").lower() in {"slower", "longer", "above", "over", "higher"}
         if slower:
-            found.append(WrongClaim(Span(match.start(), match.end()),
-                                    sentence_of(match.start()), "definition"))
+            found.append(_claim(match.start(), match.end(), sentence_of, "definition"))
     return found
 
 
