@@ -25,6 +25,7 @@ from scoring.engines.evidence import (
     make_pattern,
     shared_words,
 )
+from scoring.engines.relations import WrongClaim
 from scoring.engines.text import tokenize
 from scoring.engines.verdicts import _verdict
 
@@ -157,41 +158,39 @@ def _without_wrong_claims(doc: Document,
     whether one of them defines the point's own term wrongly."""
     if not doc.wrong_claims:
         return evidence, [], False
-    bad: dict[int, list[Span]] = {}
+    bad: dict[int, list[WrongClaim]] = {}
     for claim in doc.wrong_claims:
-        bad.setdefault(claim.sentence, []).append(claim.span)
+        bad.setdefault(claim.sentence, []).append(claim)
 
-    def near(match: Match) -> list[Span]:
+    def near(match: Match) -> list[WrongClaim]:
         # The wrong claims next to the phrase's words: a point made earlier in a long
         # sentence ("p99 latency from audio chunk to transcript, and jitter, which is the
         # average ...") stands.
         return [claim for claim in bad.get(match.sentence, ())
-                if any(s.start < _claim_reach(doc, claim, match.sentence)
-                       and claim.start - WRONG_CLAIM_REACH < s.end for s in match.spans)]
+                if any(s.start < _claim_reach(doc, claim.span, match.sentence)
+                       and claim.span.start - WRONG_CLAIM_REACH < s.end for s in match.spans)]
 
-    kept = [(p, m) for p, m in evidence.hits if not near(m)]
+    nearby = [(pattern, match, near(match)) for pattern, match in evidence.hits]
+    kept = [(p, m) for p, m, claims in nearby if not claims]
     if len(kept) == len(evidence.hits):
         return evidence, [], False
-    spans = _dedupe([span for _, m in evidence.hits for span in near(m)])
-    # The point's own term is the one defined wrongly when a phrase of the point sits on the
-    # term the definition opens with ("Jitter here is basically packet loss"), not on a word
-    # further on ("dynamic batching ... waits for a fixed minimum batch" defines batching, and
-    # leaves the batch-size trade-off stated elsewhere alone).
-    kinds = {(c.span.start, c.span.end): c.kind for c in doc.wrong_claims}
-
-    def states_wrongly(claim: Span, span: Span) -> bool:
-        kind = kinds.get((claim.start, claim.end))
-        if kind == "definition":
-            return claim.start <= span.start < claim.start + TERM_REACH
-        # A feature given to the wrong tool ("TensorRT handles dynamic shapes") states the
-        # point's own words wrongly, whatever else the answer says of it; the tool's name, at
-        # the claim's start, is not the point's own words.
-        return kind == "role" and claim.start < span.start and span.end <= claim.end
-
-    defined_wrong = any(states_wrongly(claim, span)
-                        for _, m in evidence.hits for claim in near(m) for span in m.spans)
+    spans = _dedupe([claim.span for _, _, claims in nearby for claim in claims])
+    defined_wrong = any(_states_wrongly(claim, span)
+                        for _, m, claims in nearby for claim in claims for span in m.spans)
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
+
+
+def _states_wrongly(claim: WrongClaim, span: Span) -> bool:
+    """Whether a wrong claim states the point whose phrase is at `span` wrongly, not only a
+    neighbour: a wrong definition when the phrase sits on the term the definition opens with
+    ("Jitter here is basically packet loss"; "dynamic batching ... waits for a fixed minimum
+    batch" defines batching and leaves the batch-size trade-off alone), a feature given to the
+    wrong tool when the phrase is the feature (the tool's name, at the claim's start, is not
+    the point's own words)."""
+    if claim.kind == "definition":
+        return claim.span.start <= span.start < claim.span.start + TERM_REACH
+    return claim.kind == "role" and claim.span.start < span.start and span.end <= claim.span.end
 
 
 def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:

@@ -88,6 +88,23 @@ def top_point(verdicts: list[CriterionVerdict]) -> CriterionVerdict | None:
     return next(v for v in positive if v.weight == heaviest)
 
 
+def held_back_by_hedges(total: float, verdicts: list[CriterionVerdict],
+                        checks: list[NumberCheck], wrong_arithmetic: int,
+                        hedged: list[str]) -> bool:
+    """Whether the hedges alone keep an answer that would be a 4 at 3 (with nothing else in the
+    way, its most important point is made, so no cap applies either)."""
+    return bool(hedged) and provisional_rating(total) == 4 \
+        and not blockers(verdicts, checks, wrong_arithmetic)
+
+
+def hedging_note(hedged: list[str]) -> str:
+    """The summary's line on a 4 held back by hedges, quoting up to three of them."""
+    said = [f"“{h}”" for h in hedged if h != "?"][:3]
+    said += ["points put as questions"] if "?" in hedged else []
+    return (f"Rated 3, not 4: a short answer that hedges its points ({', '.join(said)}) "
+            "leaves the interviewer unsure you know them.")
+
+
 def blockers(verdicts: list[CriterionVerdict], checks: list[NumberCheck],
              wrong_arithmetic: int = 0, hedged: list[str] | None = None) -> list[str]:
     """Why the answer cannot be rated 4, one line each (empty: nothing stands in the way)."""

@@ -34,7 +34,7 @@ from scoring.engines.feedback import calculation_feedback, check_feedback
 from scoring.engines.pitfalls import judge_pitfall
 from scoring.engines.pushback import _pick_pushback, as_question, gives_answer_away
 from scoring.engines.quantities import judge_numeric, misquoted, question_numbers
-from scoring.engines.rating import blockers, hedges, provisional_rating, rubric_rating
+from scoring.engines.rating import hedges, hedging_note, held_back_by_hedges, rubric_rating
 from scoring.engines.reference import (
     QUESTION_WORD,
     _affirmed_sentences,
@@ -138,16 +138,12 @@ class RubricEngine:
         total = breakdown.total
         feedback = self._rubric_feedback(question, doc, verdicts, checks, breakdown)
         hedged = hedges(doc.text)
-        rating = rubric_rating(total, verdicts, checks, wrong_arithmetic(doc), hedged=hedged)
-        if hedged and rating == 3 and provisional_rating(total) == 4 \
-                and not blockers(verdicts, checks, wrong_arithmetic(doc)):
+        arithmetic = wrong_arithmetic(doc)
+        rating = rubric_rating(total, verdicts, checks, arithmetic, hedged=hedged)
+        if held_back_by_hedges(total, verdicts, checks, arithmetic, hedged):
             # Said, not hidden: why an answer that made its points is not a strong hire.
             feedback["hedges"] = list(dict.fromkeys(hedged))
-            said = [f"“{h}”" for h in feedback["hedges"] if h != "?"][:3]
-            said += ["points put as questions"] if "?" in feedback["hedges"] else []
-            feedback["summary"] += (" Rated 3, not 4: a short answer that hedges its points "
-                                    f"({', '.join(said)}) leaves the interviewer unsure "
-                                    "you know them.")
+            feedback["summary"] += f" {hedging_note(feedback['hedges'])}"
         return self._outcome(question, total, verdicts, checks, feedback, rating)
 
     def _rubric_feedback(self, question: QuestionSpec, doc: Document,
