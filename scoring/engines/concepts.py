@@ -57,8 +57,10 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     evidence, waved = _without_dismissed(doc, evidence)
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
-    if waved and credit < 0.3 and oppose.score < MADE_AT:
-        # Named only where it is waved away: charged like a dismissal the clause rules found.
+    if waved and oppose.score < MADE_AT and (
+            credit < 0.3 or all(_only_figures(doc, m) for _, m in evidence.hits)):
+        # Named only where it is waved away (a figure said elsewhere, "2ms network", names
+        # nothing): charged like a dismissal the clause rules found.
         oppose = Match(1.0, waved, -1)
     if turned or defined_wrong or (misattributed and credit < 0.3):
         # The point is stated the wrong way round ("TensorRT is slower"), its own term is

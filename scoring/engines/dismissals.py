@@ -88,12 +88,20 @@ _CONCESSION_RE = re.compile(
     r"\b(?:you|we|one|i|they|teams?)\s+(?:could|might|can)\b|\bsome\s+(?:people|teams|folks|"
     r"candidates|places|shops)\s+(?:would|might|will|do|like\s+to|add|use|run)\b|\bothers\s+"
     r"(?:would|might)\b|\bit'?s\s+tempting\s+to\b|\bthe\s+textbook\s+(?:answer|move)\b|"
-    r"\bin\s+theory\b", re.IGNORECASE)
+    r"\bin\s+theory\b|"
+    # What others bring to the table: "someone will bring up the 2ms launch overhead", "I've
+    # also heard Triton ensembles suggested", "prediction drift comes up a lot".
+    r"\b(?:someone|somebody|people|folks|reviewers?|others)\s+(?:will\s+|would\s+|might\s+|"
+    r"often\s+|usually\s+|always\s+)?(?:bring\s+up|say|suggest|mention|raise|push\s+for|argue|"
+    r"ask\s+for|recommend)\b|\b(?:i'?ve|i\s+have|we'?ve)\s+(?:also\s+)?(?:heard|seen|read)\b|"
+    r"\b(?:comes?|came)\s+up\s+a\s+lot\b|\bgets?\s+(?:suggested|mentioned|brought\s+up)\b",
+    re.IGNORECASE)
 _TURN_RE = re.compile(r",?\s*\bbut\b", re.IGNORECASE)
 _TAKEN_BACK_RE = re.compile(
     r"\b(?:not|no|never|n't|isn't|aren't|wouldn't|won't|don't|skip\w*|drop\w*|overkill|"
     r"unnecessary|pointless|waste\w*|leave\s+(?:it|that|them)\s+out|leave\s+(?:it|that)\s+to|"
-    r"rather\s+not|instead|noise|overblown|not\s+needed|without\s+it|doesn't)\b|n't\b",
+    r"rather\s+not|instead|noise|overblown|not\s+needed|without\s+it|doesn't|so\s+no|"
+    r"micro-?optimi[sz]ation|(?:team'?s|their|someone\s+else'?s)\s+(?:problem|job|call))\b|n't\b",
     re.IGNORECASE)
 _KEPT_RE = re.compile(r"\b(?:don't|do\s+not|never|not|wouldn't|won't|shouldn't)\s+(?:\w+\s+)?"
                       r"(?:skip|drop|leave\s+out|ignore|cut)\w*", re.IGNORECASE)

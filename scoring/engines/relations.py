@@ -90,10 +90,13 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
 _PERCENTILE_RE = re.compile(
     r"\b(?P<a>p(?P<na>\d{2}(?:\.\d+)?)|median|average|mean)\b[^.;:!?]{0,60}?"
     r"\b(?:(?P<rel>lower|less|smaller|faster|higher|more|greater|bigger|slower|larger|below|"
-    r"under|above|over)(?:\s+(?:number|value|figure|one|percentile))?\s+than|"
+    r"under|above|over|stricter|tighter|looser|laxer|weaker)(?:\s+(?:number|value|figure|one|"
+    r"percentile|bar|target|threshold|measure|requirement|guarantee))?\s+than|"
     r"(?P<rel2>below|under|above|over))\s+(?:the\s+|its\s+|our\s+)?"
     r"(?P<b>p(?P<nb>\d{2}(?:\.\d+)?)|median|average|mean)\b", re.IGNORECASE)
-_LOW_WORDS = frozenset(["lower", "less", "below", "under", "smaller", "faster"])
+# A lower percentile is the looser bar: "p95 is a stricter bar than p99" turns them round.
+_LOW_WORDS = frozenset(["lower", "less", "below", "under", "smaller", "faster", "looser", "laxer",
+                        "weaker"])
 # "p99 above 15ms for 5 minutes" compares with a threshold, not with another percentile.
 
 
@@ -317,10 +320,13 @@ class TermSense:
 
 
 TERM_SENSES: tuple[TermSense, ...] = (
+    # "burn rate, which is just the raw error percentage over the last minute": the rate at
+    # which the error budget is spent, not the error rate itself.
     TermSense(r"burn[- ]rates?",
               r"power|watts?|energy|electric\w*|dollars?|money|spend\w*|costs?|gpu|compute|"
-              r"thermal|heat",
-              r"error[- ]budget|budget of errors|slo|failures?|errors?|reliability"),
+              r"thermal|heat|raw\s+(?:error|5xx|failure)\w*",
+              r"error[- ]budget|budget of errors|slo|reliability|allow\w*|multiples?|relative|"
+              r"expected|sustainable"),
     TermSense(r"error[- ]budgets?",
               r"money|dollars?|\$|spend\w*|costs?|power|gpu hours?|headcount",
               r"slo|failures?|errors?|unreliab\w*|allowed to (?:fail|go wrong|break|be down)|"
@@ -348,6 +354,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"traffic|requests)|portion|share"),
     TermSense(r"(?:memory\s+)?fragmentation",
               r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model|nvlink|"
+              r"corrupt\w*|on disk|"
               r"(?:split|sharded|spread) across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
               r"devices)|tensor parallel\w*",
               r"contiguous|split(?! across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
@@ -414,12 +421,13 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"dynamic\s+batch(?:ing|er)?",
               r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
-              r"(?:model\s+)?cop(?:y|ies)",
+              r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*"),
     TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
               r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
+              r"re-?point\w*|point (?:it|the tag) (?:at|to)|per environment|"
               r"mutable|latest",
               r"never|once pushed|pinned|unique|fixed forever|forever|permanent\w*"),
     TermSense(r"data[- ]plane(?:\s+(?:rollbacks?|roll\s*backs?|reverts?|switch(?:back)?))?",
@@ -435,10 +443,12 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"ranges?|lengths?"),
     TermSense(r"quanti[sz](?:ation|ing|e)",
               r"prun\w*|remov\w* (?:some )?(?:layers|weights|neurons|heads)|distill\w*|"
-              r"fewer layers|cach\w*|batch\w*",
+              r"fewer layers|cach\w*|batch\w*|spread\w*|(?:more|across|over)\s+(?:\w+\s+)?"
+              r"(?:cores|threads)",
               r"precision|bits?|int8|int4|fp16|fp8|bf16|8-bit|4-bit|float\w*|integers?|"
               r"round\w*|lower-precision"),
     TermSense(r"sticky(?:\s+(?:bucket\w*|assignments?|sessions?|routing))?",
+              r"same (?:set of )?(?:hosts|machines|servers|pods|nodes)|"
               r"(?:random\w*|re-?roll\w*|fresh\w*|re-?assign\w*) (?:\w+ )?(?:per|on|for|each|"
               r"every) (?:\w+ )?(?:request|call)|cach\w* (?:the )?(?:responses?|predictions?|"
               r"results?)",
@@ -483,7 +493,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"population|shift\w*|histogram|psi|kl|statistic\w*"),
     # "OpenVINO, which is NVIDIA's GPU compiler": it is Intel's runtime for CPUs.
     TermSense(r"openvino",
-              r"nvidia\w*|gpus?|cuda|tensor\s+cores?",
+              r"nvidia\w*|gpus?|cuda|tensor\s+cores?|memoi[sz]\w*|cach\w*|previous\s+predictions",
               r"intel|cpus?|x86|xeon|avx\w*"),
     # "WER, the words-per-second rate the model emits": a speed, not the share of words wrong.
     TermSense(r"wer|word[- ]error[- ]rates?",
@@ -516,9 +526,13 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*|,?\s*" + _HEDGE_ASIDE + r",?\s+)?"
-            r"(?:is|are|means)|,?\s*where|\(|:|-|—)")
+            r"(?:is|are|means)|,?\s*where|\(|:|-|—|"
+            # "OpenVINO, which as I understand it memoizes previous predictions".
+            r",\s*which\s+(?:" + _HEDGE_ASIDE + r",?\s+)?(?=[a-z]+s\b))")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
+                       # "Memory fragmentation on TorchServe is when ...".
+                       rf"(?:\s+(?:on|in|with|under)\s+(?:tensorrt|torchserve|triton|gpus?))?"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well|alerts?|alerting|"
                        rf"metrics?|panels?|dashboards?|numbers?|signals?))?\s*"
                        # "Jitter is also important - by that I mean ...".
@@ -542,7 +556,9 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
         for match in regex.finditer(text):
             # The definition ends at a dash that closes an aside ("burn rate - by which I
             # mean ... - with the slow burn paging").
-            body = re.split(r"\s[-–]\s", match.group("body"), maxsplit=1)[0]
+            # It ends too where a consequence starts ("is only paid once when the model is
+            # loaded, so after warm-up each call costs just the math").
+            body = re.split(r"\s[-–]\s|,\s*so\b", match.group("body"), maxsplit=1)[0]
             wrong = re.search(rf"\b(?:{sense.wrong})\b", body, re.IGNORECASE)
             if wrong is None or re.search(rf"\b(?:{sense.right})\b", body, re.IGNORECASE):
                 continue
@@ -734,9 +750,12 @@ def unbounded_batch_waits(text: str, sentence_of) -> list[WrongClaim]:
 
 # "p99, the value that 99% of requests are slower than": the share is of requests faster.
 _PERCENTILE_SHARE_RE = re.compile(
-    r"\bp(?P<n>\d{2}(?:\.\d+)?)\b[^.;!?\n]{0,40}?\b(?:value|latency|time|number|figure|point)\s+"
+    r"\bp(?P<n>\d{2}(?:\.\d+)?)\b[^.;!?\n]{0,40}?\b(?:value|latency|time|number|figure|point|"
+    r"meaning|i\.e\.)\s+"
     r"(?:that\s+|which\s+)?(?P<share>\d{2}(?:\.\d+)?)\s?%\s+of\s+(?:the\s+|our\s+|all\s+)?"
-    r"(?:requests|calls|queries)\s+(?:are|is|take|run|come\s+in)\s+(?P<rel>slower|longer|above|"
+    r"(?:requests|calls|queries)\s+(?:are|is|take|run|come\s+in)\s+"
+    # "meaning 99% of requests are allowed to be slower than 15ms".
+    r"(?:(?:allowed|permitted|free)\s+to\s+(?:be|take|run)\s+)?(?P<rel>slower|longer|above|"
     r"over|higher|faster|quicker|below|under|shorter)\b", re.IGNORECASE)
 
 

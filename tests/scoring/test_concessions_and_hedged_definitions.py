@@ -1,0 +1,113 @@
+"""Issue 9, seventh round: points conceded to others and turned down ("someone will bring up X,
+but ..."), a waved point that keeps only a figure said elsewhere, and wrong definitions said
+through a hedge, a qualifier or a verb ("OpenVINO, which as I understand it memoizes ...").
+Sentences written for this file; each wrong claim has a twin that states the fact right."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.dismissals import conceded_then_dismissed
+from scoring.engines.relations import (
+    reversed_percentile_shares,
+    reversed_percentiles,
+    wrong_definitions,
+)
+from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
+
+
+def conceded(sentence: str, point: str) -> bool:
+    return conceded_then_dismissed(sentence, 0, len(sentence), sentence.index(point))
+
+
+@pytest.mark.parametrize(("sentence", "point"), [
+    ("Someone will bring up the kernel launch overhead, but honestly that's a "
+     "micro-optimisation and I'd leave it out.", "kernel launch"),
+    ("I've also heard Triton ensembles suggested for this, but that's a whole new serving "
+     "platform for one model, so no.", "Triton"),
+    ("Drift dashboards come up a lot, but that's the data science team's problem.", "Drift"),
+    ("People often push for a bake after every step, but it isn't needed here.", "bake"),
+])
+def test_a_point_others_bring_up_and_the_candidate_turns_down_is_waved_away(
+        sentence: str, point: str) -> None:
+    assert conceded(sentence, point)
+
+
+@pytest.mark.parametrize(("sentence", "point"), [
+    ("Someone will bring up the kernel launch overhead, but they're right, so I budget 2ms.",
+     "kernel launch"),
+    ("I've also heard Triton ensembles suggested for this, and I'd use one here.", "Triton"),
+])
+def test_a_point_others_bring_up_and_the_candidate_keeps_stands(sentence: str,
+                                                                 point: str) -> None:
+    assert not conceded(sentence, point)
+
+
+BUDGET = "I'd target 15ms at p99: 2ms network, 3ms features, 6ms model, 2ms spare. "
+
+
+def test_a_point_waved_away_is_not_made_by_a_figure_said_elsewhere() -> None:
+    waved = BUDGET + ("The kernel launch overhead is a non-issue here, I wouldn't set aside "
+                      "any budget for it.")
+    kept = BUDGET + "The kernel launch overhead is a fixed 2ms per call, so it gets its own line."
+    assert verdict("tiktok-20ms-budget", "launch-overhead", waved) not in CREDITED
+    assert verdict("tiktok-20ms-budget", "launch-overhead", kept) in CREDITED
+
+
+def test_a_concession_turned_down_leaves_only_a_figure_and_is_not_made() -> None:
+    answer = BUDGET + ("Someone will bring up the 2ms kernel launch overhead, but honestly "
+                       "that's a micro-optimisation and I wouldn't carve out budget for it.")
+    assert verdict("tiktok-20ms-budget", "launch-overhead", answer) not in CREDITED
+
+
+WRONG_AND_RIGHT = [
+    ("We could try OpenVINO, which as I understand it caches earlier predictions so repeats "
+     "skip the model.",
+     "We could try OpenVINO, which as I understand it runs the model on Intel CPUs faster."),
+    ("INT8 quantization, which speeds things up by spreading each layer over more cores, "
+     "comes next.",
+     "INT8 quantization, which stores weights at lower precision, comes next."),
+    ("Memory fragmentation on TorchServe is when the weights on disk get corrupted over time.",
+     "Memory fragmentation on TorchServe is when free memory is broken up into small blocks."),
+    ("The kernel launch overhead is only paid once when the model is loaded, so after warm-up "
+     "each call costs just the math.",
+     "The kernel launch overhead is paid on every call, so after warm-up it is still there."),
+    ("Its dynamic batching means it picks a different model version for each request.",
+     "Its dynamic batching means it groups several requests into one forward pass."),
+    ("I'd make the canary sticky, meaning the canary stays pinned on the same set of hosts.",
+     "I'd make the canary sticky, meaning the same user always gets the same model."),
+    ("I'd page on burn rate, which is just the raw error percentage over the last minute.",
+     "I'd page on burn rate, which is how many times faster than allowed we spend the "
+     "error budget."),
+]
+
+
+@pytest.mark.parametrize(("wrong", "right"), WRONG_AND_RIGHT)
+def test_terms_defined_wrongly_through_a_hedge_qualifier_or_verb(wrong: str, right: str) -> None:
+    assert claimed(wrong_definitions, wrong)
+    assert claimed(wrong_definitions, right) == []
+
+
+def test_a_wrong_definition_said_through_which_contradicts_its_point() -> None:
+    answer = ("We're 7ms over. On the CPU side I'd try OpenVINO, which as I understand it "
+              "memoizes previous predictions so repeat requests skip the model entirely.")
+    assert verdict("lyft-18ms-cpu-stack", "cpu-levers", answer) == "contradicted"
+
+
+@pytest.mark.parametrize(("finder", "wrong", "right"), [
+    (reversed_percentiles,
+     "The figure is at p95, which is a stricter bar than p99, so the tail is covered.",
+     "The figure is at p95, which is a looser bar than p99, so the tail is unknown."),
+    (reversed_percentile_shares,
+     "I'd state it as p99, meaning 99% of requests are allowed to be slower than 15ms.",
+     "I'd state it as p99, meaning 99% of requests are faster than 15ms."),
+])
+def test_percentile_order_and_share_said_the_wrong_way(finder, wrong: str, right: str) -> None:
+    assert claimed(finder, wrong)
+    assert claimed(finder, right) == []
+
+
+def test_a_single_stage_named_is_not_a_per_stage_budget() -> None:
+    answer = ("11.3 against a 12ms ceiling leaves 0.7ms, so we're inside the SLA. "
+              "Maybe keep an eye on feature fetch latency too.")
+    assert verdict("snapchat-p95-12ms-bid-requests", "stage-budget", answer) not in CREDITED
