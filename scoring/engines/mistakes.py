@@ -291,7 +291,8 @@ _UTILISATION_RE = re.compile(
     re.IGNORECASE)
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
-    r"go(?:ing)? (?:up )?to)\b[^.;]{0,40}\bbatch\w*|\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
+    r"go(?:ing)? (?:(?:up|straight|right|directly) )*to)\b[^.;]{0,40}\bbatch\w*|"
+    r"\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
     r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%|\bfrom\s+(?:a\s+)?batch(?:\s+size)?\s+"
     r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\b(?:into|in|up in|up to) the (?:high )?90s\b|"
     r"\bgo(?:ing)? from \d+ (?:straight |directly |right )?(?:up )?to \d+\b", re.IGNORECASE)
@@ -401,7 +402,8 @@ _AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?(?!\s+
 _AVERAGE_DOUBT_RE = re.compile(
     r"\b(?:hides?|hiding|mask\w*|mislead\w*|lies?|lying|instead|rather|only|while|whereas|even|"
     r"but|tail|worst|outliers?|skew\w*|stutter\w*|spread|not|never|n't|vs\.?|versus|compared)\b"
-    r"|n't\b",
+    # "which is why it's stricter than an average": the average as the thing compared with.
+    r"|n't\b|\bthan\s+(?:an?|the|a\s+plain|just\s+an?)\s+(?:average|mean)\b",
     re.IGNORECASE)
 # "I'd measure average latency ...", "the average is what users feel": the average as the SLI.
 _AVERAGE_AS_METRIC_RE = re.compile(

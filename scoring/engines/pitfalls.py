@@ -34,7 +34,8 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         if agree.score >= PITFALL_AT and _limits_kept(doc, pattern, agree.sentence) \
                 and _close_together(doc, pattern, agree.spans) \
                 and not _comparative_of_cadence(doc, agree.spans) \
-                and _rejection_said(doc, pattern, agree.sentence):
+                and _rejection_said(doc, pattern, agree.sentence) \
+                and not any(said_against(doc, span) for span in agree.spans):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
     if _about_unsupported_counts(criterion):
@@ -51,6 +52,8 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
             sentences.add(_sentence_of(doc, figure.start))
             spans.append(Span(figure.start, figure.end))
     for span in committed_in_own_words(doc, criterion):
+        if said_against(doc, span):
+            continue
         sentences.add(_sentence_of(doc, span.start))
         spans.append(span)
     if doc.wrong_claims and _about_reversals(criterion):
@@ -65,6 +68,35 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])
     return verdict, sentences
+
+
+# The mistake named to criticise it, as a reviewer does ("What bothers me is that the only
+# things checked are latency and 5xx"), or as the thing compared against ("stricter than an
+# average"): the answer does not make it.
+_CRITIQUE_RE = re.compile(
+    r"\b(?:what\s+(?:bothers|worries|concerns|scares)\s+me|my\s+(?:concern|worry|problem|"
+    r"issue|objection|gripe)|the\s+(?:problem|issue|gap|weak\s+(?:spot|point)|flaw|catch|risk)"
+    r"\s+(?:here\s+|with\s+(?:this|that|the\s+plan|the\s+playbook)\s+)?(?:is|was)|"
+    r"i\s+(?:don't|do\s+not)\s+like|(?:it's|it\s+is)\s+(?:a\s+)?(?:mistake|wrong|risky|"
+    r"dangerous)\s+to|what's\s+missing|the\s+trap\s+is)\b", re.IGNORECASE)
+_COMPARED_AGAINST_RE = re.compile(
+    r"\b(?:than|unlike|rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|a\s+plain\s+)?"
+    r"(?:\w+\s+)?$", re.IGNORECASE)
+
+
+CRITIQUE_OPENING = 60  # characters of a sentence where a critique frame opens it
+
+
+def said_against(doc: Document, span: Span) -> bool:
+    """Whether the words at `span` name the mistake to criticise it or to compare with it."""
+    sentence = _sentence_of(doc, span.start)
+    if sentence < 0:
+        return False
+    start = doc.sentences[sentence].start
+    before = doc.text[start : span.start]
+    # A form found over a whole sentence opens with its frame, if it has one.
+    opening = doc.text[start : max(span.start, min(span.end, start + CRITIQUE_OPENING))]
+    return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:]))
 
 
 _DISMISSAL_PITFALL_RE = re.compile(r"\b(?:dismiss\w*|wav\w* (?:it |them )?away|"

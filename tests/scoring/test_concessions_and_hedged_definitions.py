@@ -111,3 +111,31 @@ def test_a_single_stage_named_is_not_a_per_stage_budget() -> None:
     answer = ("11.3 against a 12ms ceiling leaves 0.7ms, so we're inside the SLA. "
               "Maybe keep an eye on feature fetch latency too.")
     assert verdict("snapchat-p95-12ms-bid-requests", "stage-budget", answer) not in CREDITED
+
+
+def committed(slug: str, key: str, answer: str) -> bool:
+    return verdict(slug, key, answer) == "made"  # a pitfall verdict of "made" is committed
+
+
+@pytest.mark.parametrize(("slug", "key", "criticised", "made"), [
+    ("instacart-canary-playbook", "errors-only",
+     "It starts small, good. What bothers me is that the only things checked are latency and "
+     "5xx, so I'd add click-through and add-to-cart.",
+     "It starts small, good. The only things checked are latency and 5xx, and that's enough."),
+    ("ad-ranking-latency-target", "average-target",
+     "I'd set 15ms at p99, which is why the target is stricter than an average of 15ms.",
+     "I'd set the target at 15ms on average, measured over a minute."),
+])
+def test_a_mistake_named_to_criticise_or_compare_is_not_committed(
+        slug: str, key: str, criticised: str, made: str) -> None:
+    assert not committed(slug, key, criticised)
+    assert committed(slug, key, made)
+
+
+def test_going_straight_to_a_bigger_batch_to_fill_an_idle_card_chases_utilisation() -> None:
+    chased = ("A third of an expensive GPU sitting idle is money we're throwing away, so I'd go "
+              "straight to batch 64 and get the card close to fully loaded.")
+    kept = ("A third of an expensive GPU sitting idle is money we're throwing away, so I'd go "
+            "straight to batch 64 if p99 stays inside the budget.")
+    assert committed("pinterest-batch-size-tradeoff", "chase-utilization", chased)
+    assert not committed("pinterest-batch-size-tradeoff", "chase-utilization", kept)
