@@ -13,6 +13,8 @@ from scoring.engines.relations import (
     reversed_percentiles,
     wrong_definitions,
 )
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 
 
@@ -139,3 +141,16 @@ def test_going_straight_to_a_bigger_batch_to_fill_an_idle_card_chases_utilisatio
             "straight to batch 64 if p99 stays inside the budget.")
     assert committed("pinterest-batch-size-tradeoff", "chase-utilization", chased)
     assert not committed("pinterest-batch-size-tradeoff", "chase-utilization", kept)
+
+
+def test_room_left_above_normal_is_the_margin_and_is_checked() -> None:
+    def margin(answer: str):
+        outcome = RubricEngine().score(bank_question("snowflake-jit-compilation-sli"), answer)
+        return next(c for c in outcome.numbers if c.criterion_key == "margin")
+
+    wrong = margin("The cached p95 is 45ms and the alert is at 80ms, so there's about 25ms of "
+                   "room above normal.")
+    right = margin("The cached p95 is 45ms and the alert is at 80ms, so there's about 35ms of "
+                   "room above normal.")
+    assert (wrong.found_value, wrong.within_tolerance) == (25, False)
+    assert (right.found_value, right.within_tolerance) == (35, True)
