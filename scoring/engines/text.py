@@ -107,6 +107,8 @@ _BACKWARD_DISMISSALS = (
     # "flag overhead or sync delay are micro-optimizations, I wouldn't design around them".
     ("micro", "optimizations"), ("micro", "optimisations"), ("micro", "optimization"),
     ("micro", "optimisation"), ("design", "around", "them"), ("design", "around", "it"),
+    # "burn-rate alerting feels like more machinery than a single service needs".
+    ("more", "machinery"), ("more", "than", "we", "need"), ("more", "than", "it", "needs"),
     # "I'd not get hung up on that, it's a rounding detail", "a lot of math for little gain",
     # "that's CI's job, it doesn't really factor in", "I'd leave that to that team".
     ("hung", "up", "on", "that"), ("hung", "up", "on", "it"), ("rounding", "detail"),

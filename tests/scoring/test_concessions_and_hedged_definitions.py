@@ -154,3 +154,23 @@ def test_room_left_above_normal_is_the_margin_and_is_checked() -> None:
                    "room above normal.")
     assert (wrong.found_value, wrong.within_tolerance) == (25, False)
     assert (right.found_value, right.within_tolerance) == (35, True)
+
+
+def test_more_machinery_than_a_service_needs_waves_the_point_away() -> None:
+    waved = ("I'd page on p99 and errors. Error budget burn-rate alerting feels like more "
+             "machinery than a single service needs; a plain threshold on p99 does the job.")
+    kept = ("I'd page on p99 and errors. Error budget burn-rate alerting is worth the "
+            "machinery: a fast burn pages, a slow burn files a ticket.")
+    assert verdict("inference-slis-and-alerts", "burn-rate", waved) not in CREDITED
+    assert verdict("inference-slis-and-alerts", "burn-rate", kept) in CREDITED
+
+
+def test_a_point_someone_else_will_raise_and_the_candidate_waves_off_is_not_made() -> None:
+    waved = ("TensorRT is 5ms faster at p99. Someone will say the tokenizer service and the "
+             "engine can drift out of sync, but the tokenizer never changes, so I wouldn't "
+             "build any lockstep versioning around it.")
+    kept = ("TensorRT is 5ms faster at p99. The tokenizer service and the engine can drift out "
+            "of sync, so I'd version them in lockstep and deploy them together.")
+    assert verdict("netflix-bert-tensorrt-preprocessing", "version-skew", waved) \
+        not in CREDITED
+    assert verdict("netflix-bert-tensorrt-preprocessing", "version-skew", kept) in CREDITED
