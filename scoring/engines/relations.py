@@ -272,6 +272,47 @@ def launch_overhead_gone(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# Facts of the subject said the wrong way round, in plain relations rather than definitions:
+# "new weights can be swapped in without a rebuild" (a TensorRT engine is built per model
+# version), "an immutable tag ... re-pointed to the newest build" (an immutable tag never
+# moves), "if the p-value comes out high, the difference is real" (a high p-value says noise).
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|never|no|n't|can't|cannot|won't|wouldn't|don't|doesn't|"
+                            r"isn't|aren't)\b[^.;,]{0,25}$", re.IGNORECASE)
+_TURNED_FACTS = (
+    re.compile(r"\b(?:swap\w*|load\w*|push\w*|drop\w*|hot-?swap\w*)\s+(?:in\s+)?(?:the\s+)?"
+               r"(?:new\s+|retrained\s+|updated\s+)(?:model\s+)?weights?\b[^.;]{0,40}?\bwithout\s+"
+               r"(?:a\s+|any\s+)?(?:re-?build|re-?compil)\w*|"
+               r"\b(?:new\s+|retrained\s+|updated\s+)(?:model\s+)?weights?\s+(?:can|could|will|are|"
+               r"get)\s+(?:be\s+)?(?:swapped|loaded|dropped|pushed|hot-?swapped)(?:\s+in)?\s+without\s+"
+               r"(?:a\s+|any\s+)?re-?build|"
+               r"\bre-?build\w*\s+(?:doesn't|does\s+not|won't|will\s+not)\s+apply\s+to\s+"
+               r"(?:re-?train|new\s+(?:model\s+)?version)\w*|"
+               r"\bre-?build\w*[^.;]{0,60}?\bonly\s+(?:triggered|needed|required|happens)\s+(?:when|if)\s+"
+               r"(?:we\s+|you\s+)?(?:upgrade|update|change|bump)\s+(?:the\s+)?(?:gpu\s+|cuda\s+|nvidia\s+)?"
+               r"(?:driver|cuda|hardware)", re.IGNORECASE),
+    re.compile(r"\bimmutab\w*\s+(?:image\s+)?tags?\b[^.;]{0,80}?\b(?P<turn>re-?point\w*|"
+               r"overwrit\w*|re-?push\w*|mov(?:e|es|ing)\s+(?:it|the\s+tag))", re.IGNORECASE),
+    re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
+               r"\b(?:real|significant|meaningful|genuine)\b|"
+               r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
+               r"\b(?:noise|chance|random|not\s+real)\b", re.IGNORECASE),
+)
+
+
+def turned_facts(text: str, sentence_of) -> list[WrongClaim]:
+    """Facts of the subject said the wrong way round (not where the sentence denies them)."""
+    found: list[WrongClaim] = []
+    for regex in _TURNED_FACTS:
+        for match in regex.finditer(text):
+            if _NOT_BEFORE_RE.search(text[max(0, match.start() - 40) : match.start()]):
+                continue
+            turn = match.start("turn") if "turn" in regex.groupindex else -1
+            if turn >= 0 and _NOT_BEFORE_RE.search(text[match.start() : turn]):
+                continue  # "an immutable tag per build, and we never move it"
+            found.append(_claim(match.start(), match.end(), sentence_of, "relation"))
+    return found
+
+
 def average_definitions(text: str, sentence_of) -> list[WrongClaim]:
     """A measure of spread or of the tail defined as an average; a CUDA graph taken for a
     chart."""
@@ -502,6 +543,58 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"at training time|not in production",
               r"errors?|wrong|mistakes?|substitut\w*|insert\w*|delet\w*|accura\w*|"
               r"reference|labell?ed|transcri\w*|misheard|share|fraction|percent\w*"),
+    # Written ahead of any answer that needed them: the subject's terms as candidates misuse
+    # them, each with the marks of a right definition that veto the wrong ones.
+    TermSense(r"circuit[- ]breakers?",
+              r"retr(?:y|ies|ying)\w*|until (?:it|we) gets?|keeps? trying|wait\w* (?:for|until)",
+              r"stop\w*|open\w*|trip\w*|fail\w* fast|shed\w*|fallback|default|skip\w*|"
+              r"short-?circuit\w*|cut\w* off"),
+    TermSense(r"fallbacks?(?:\s+(?:scores?|rankings?|path|model))?",
+              r"retr(?:y|ies|ying)\w* (?:on )?(?:another|a different|the same) (?:replica|pod|node|"
+              r"server)|wait\w* (?:for|until) (?:the|a) (?:real|proper|full) "
+              r"(?:score|model|answer)",
+              r"default|cached|simpler|popular\w*|rules?|heuristic\w*|previous|static|cheap\w*|"
+              r"last known"),
+    TermSense(r"headroom",
+              r"how busy|(?:capacity|memory|compute) (?:we|you) (?:already )?(?:use|used|consume)|"
+              r"(?:the )?utili[sz]ation (?:itself|level)",
+              r"spare|left|unused|room|buffer|extra|free|slack|above|margin|before|reserve\w*|"
+              r"over-?provision\w*|growth|spikes?"),
+    TermSense(r"throughput",
+              r"how (?:long|fast) (?:a|one|each|a single) (?:request|call|query)|per[- ]request "
+              r"(?:time|latency)|latency of (?:a|each|one)",
+              r"per (?:second|minute|hour)|qps|rps|how many|volume|rate|tok(?:ens)?/s|capacity|"
+              r"a second|an hour|a minute"),
+    TermSense(r"kv[- ]?cache",
+              r"cach\w* (?:the )?(?:whole )?(?:responses?|answers?|results?|predictions?|outputs?)|"
+              r"redis|cdn|on disk",
+              r"keys?|values?|attention|tokens?|sequence|context|layers?|prefix"),
+    TermSense(r"tensor[- ]parallel\w*",
+              r"(?:several|multiple|many|more) (?:requests|replicas|copies)|replicas?|"
+              r"data[- ]parallel\w*|copy of the (?:whole )?model",
+              r"split\w*|shard\w*|across (?:\w+ )?(?:gpus|cards|devices)|layers?|matri\w*|"
+              r"weights?|nvlink|slices?"),
+    TermSense(r"mig|multi[- ]instance gpus?",
+              r"migrat\w*|across (?:several|multiple|many|\d+) (?:gpus|cards)|combin\w* "
+              r"(?:several|multiple|many)|pool\w* (?:several|multiple)",
+              r"partition\w*|split\w*|slices?|isolat\w*|smaller|one (?:gpu|card)|single "
+              r"(?:gpu|card)|fractions?"),
+    TermSense(r"kill[- ]?switch(?:es)?",
+              r"(?:shut\w*|turn\w*) (?:off|down) (?:the )?(?:whole|entire) (?:service|cluster|"
+              r"fleet|platform)|retrain\w*|rebuild\w*|delet\w* (?:the )?model",
+              r"flags?|toggl\w*|fallback|previous|old|rules?|default|instant\w*|seconds|"
+              r"without (?:a )?(?:re)?deploy|rout\w*|switch\w* (?:back|traffic)|disabl\w*"),
+    TermSense(r"time[- ]to[- ]first[- ]token|ttft",
+              r"(?:whole|full|entire|complete|total) (?:response|answer|generation|output|reply)|"
+              r"last token|all (?:the )?tokens|model load\w*|load\w* the model|cold start",
+              r"first token|prefill|prompt|starts? (?:streaming|appearing|to stream)|until "
+              r"(?:the )?(?:first|user sees)|begin\w*"),
+    TermSense(r"sync(?:hroni[sz]ation)?[- ]windows?",
+              r"(?:the )?(?:bake|observation|canary|judging|evaluation) (?:time|period|window)|"
+              r"(?:when|hours) (?:we|you)(?:'re| are) allowed to (?:deploy|ship|release)|"
+              r"maintenance|freeze",
+              r"up to|poll\w*|appl(?:y|ies|ied)|git|lag\w*|delay\w*|reconcil\w*|interval|"
+              r"pick\w* up|notice\w*|minutes? (?:before|until|for argo)"),
     TermSense(r"blue[- /]green(?:\s+(?:deploy\w*|release|rollout|switch))?",
               r"(?:small|tiny)\s+(?:share|slice|percentage|fraction)|\d+\s?% of (?:the )?"
               r"(?:users|traffic|requests)|gradual\w*|step by step|(?:ramp|shift)\w* (?:slowly|"
@@ -527,8 +620,10 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*|,?\s*" + _HEDGE_ASIDE + r",?\s+)?"
             r"(?:is|are|means)|,?\s*where|\(|:|-|—|"
-            # "OpenVINO, which as I understand it memoizes previous predictions".
-            r",\s*which\s+(?:" + _HEDGE_ASIDE + r",?\s+)?(?=[a-z]+s\b))")
+            # "OpenVINO, which as I understand it memoizes previous predictions", "the circuit
+            # breaker retries it on another replica": what the term does, said with its verb.
+            r",\s*which\s+(?:" + _HEDGE_ASIDE + r",?\s+)?(?=[a-z]+s\b)|"
+            r"\s+(?:just\s+|basically\s+|only\s+|simply\s+)?(?=[a-z]{3,}(?:ies|es|s)\b))")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        # "Memory fragmentation on TorchServe is when ...".
@@ -782,7 +877,7 @@ def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim
               *quantization_gains_precision(text, sentence_of),
               *unbounded_batch_waits(text, sentence_of),
               *reversed_percentile_shares(text, sentence_of),
-              *launch_overhead_gone(text, sentence_of)]
+              *launch_overhead_gone(text, sentence_of), *turned_facts(text, sentence_of)]
     return sorted(claims, key=lambda c: c.span.start)
 
 

@@ -11,6 +11,7 @@ from scoring.engines.dismissals import conceded_then_dismissed
 from scoring.engines.relations import (
     reversed_percentile_shares,
     reversed_percentiles,
+    turned_facts,
     wrong_definitions,
 )
 from scoring.engines.rubric import RubricEngine
@@ -174,3 +175,66 @@ def test_a_point_someone_else_will_raise_and_the_candidate_waves_off_is_not_made
     assert verdict("netflix-bert-tensorrt-preprocessing", "version-skew", waved) \
         not in CREDITED
     assert verdict("netflix-bert-tensorrt-preprocessing", "version-skew", kept) in CREDITED
+
+
+# Senses written ahead of any answer that needed them: each wrong use has a right twin.
+SENSES_AHEAD = [
+    ("If a call breaches, the circuit breaker retries it on another replica until it gets a "
+     "real score.",
+     "If calls keep breaching, the circuit breaker trips and we serve the default score."),
+    ("The fallback means we retry on another replica until the full model answers.",
+     "The fallback means we serve a cached score or a popularity ranking."),
+    ("Headroom is how busy the cards already are, so 78% is our headroom.",
+     "Headroom is the spare capacity left for spikes, so 22% here."),
+    ("Throughput is how long a single request takes end to end.",
+     "Throughput is how many requests per second one card sustains."),
+    ("The KV cache is where we cache the whole responses for repeated prompts.",
+     "The KV cache keeps the attention keys and values of earlier tokens."),
+    ("Tensor parallelism means running more replicas of the model behind the balancer.",
+     "Tensor parallelism means splitting each layer's matrices across GPUs."),
+    ("MIG, which is a way to combine several GPUs into one big card.",
+     "MIG, which is a way to partition one GPU into isolated slices."),
+    ("The kill switch shuts down the whole service until we retrain.",
+     "The kill switch is a flag that routes traffic back to the old model in seconds."),
+    ("Time to first token is the time to generate the whole response.",
+     "Time to first token is the wait until the first token starts streaming."),
+    ("The sync window is the bake period we watch the canary for.",
+     "The sync window is the delay before Argo applies what's in Git."),
+]
+
+
+@pytest.mark.parametrize(("wrong", "right"), SENSES_AHEAD)
+def test_terms_of_the_subject_misused_are_wrong_definitions(wrong: str, right: str) -> None:
+    assert claimed(wrong_definitions, wrong)
+    assert claimed(wrong_definitions, right) == []
+
+
+TURNED_AND_RIGHT = [
+    ("The engine is compiled once per GPU family and new model weights can be swapped in "
+     "without a rebuild.",
+     "The engine is compiled per model version, so new weights can't be swapped in without "
+     "a rebuild."),
+    ("I'd pick TensorRT since the rebuild doesn't apply to retrains.",
+     "I'd pick TensorRT since the rebuild applies to every retrain and CI can absorb it."),
+    ("The rebuild is the catch, but I think that's only triggered when we upgrade the GPU "
+     "driver.",
+     "The rebuild is the catch: it's triggered by every new model version."),
+    ("I'd use an immutable tag per environment, like price-model:prod, and re-point it to the "
+     "newest build on each promotion.",
+     "I'd use an immutable tag per build and never move it; promotion edits the manifest."),
+    ("If the p-value comes out high, the difference is real, so we block the promotion.",
+     "If the p-value comes out low, the difference is real, so we block the promotion."),
+]
+
+
+@pytest.mark.parametrize(("wrong", "right"), TURNED_AND_RIGHT)
+def test_facts_turned_round_in_plain_relations(wrong: str, right: str) -> None:
+    assert claimed(turned_facts, wrong)
+    assert claimed(turned_facts, right) == []
+
+
+def test_weights_swapped_without_a_rebuild_contradict_the_rebuild_point() -> None:
+    answer = ("TensorRT is faster, 7ms against 12ms at p99. The 45-minute rebuild is the "
+              "catch, but the engine is compiled once per GPU family and new model weights can "
+              "be swapped in without a rebuild.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
