@@ -121,6 +121,19 @@ _BACKWARD_DISMISSALS = (
     ("as", "written"), ("hardly", "an"), ("hardly", "a"), ("hardly", "worth"),
     # "Bigger GPUs or INT8 is a cost-optimization conversation for later, not part of sizing".
     ("for", "later"), ("not", "part", "of"), ("come", "later"),
+    # Deferred or waved off in the words candidates use: "is premature at this point", "a v2
+    # problem", "strikes me as over-engineering", "won't move the needle", "out of scope".
+    ("premature",), ("later", "phase"), ("revisit", "later"), ("revisit", "it", "later"),
+    ("revisit", "that", "later"), ("that", "can", "wait"), ("it", "can", "wait"),
+    ("can", "wait", "for", "later"), ("for", "v2"), ("until", "v2"), ("v2", "problem"),
+    ("v2", "thing"), ("over", "engineering"), ("overengineering",), ("over", "engineered"),
+    ("gold", "plating"), ("a", "distraction"), ("move", "the", "needle"),
+    ("someone", "else's"), ("somebody", "else's"), ("out", "of", "scope"),
+    ("is", "academic"), ("purely", "academic"), ("largely", "academic"), ("overrated",),
+    ("adds", "nothing"), ("add", "nothing"), ("second", "order"), ("not", "a", "priority"),
+    ("isn't", "a", "priority"), ("low", "priority"), ("bureaucracy",), ("won't", "matter"),
+    ("wouldn't", "matter"), ("can", "wait", "until", "we", "have"), ("only", "matters", "at"),
+    ("only", "matter", "at"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -435,8 +448,13 @@ _FRONTED_RE = re.compile(
 
 
 # "I'd leave word error rate out of production monitoring": what is left out.
-_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,5}?)out\b",
+_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,8}?)out\b",
                           re.IGNORECASE)
+# "A bake window after every step? Not needed at this scale.": asked, then turned down.
+_ASKED_THEN_DENIED_RE = re.compile(
+    r"(?:^|[.!?\n]\s*)(?P<topic>[^.!?\n]{3,120})\?\s+(?:honestly,?\s+)?(?:not|nah|no)\b,?\s*"
+    r"(?:really\s+)?(?:needed|worth|necessary|required|for\s+(?:now|us|this)|at\s+this|here|"
+    r"yet)\b", re.IGNORECASE)
 
 
 def _negate_fronted(text: str, tokens: list[Token]) -> None:
@@ -446,6 +464,7 @@ def _negate_fronted(text: str, tokens: list[Token]) -> None:
              if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC
              and not _TOPIC_LINK_RE.search(m.group("topic"))]
     spans += [(m.start("what"), m.end("what")) for m in _LEFT_OUT_RE.finditer(text)]
+    spans += [(m.start("topic"), m.end("topic")) for m in _ASKED_THEN_DENIED_RE.finditer(text)]
     _negate_within(tokens, spans)
 
 
@@ -527,7 +546,11 @@ def _negate_within(tokens: list[Token], spans: list[tuple[int, int]]) -> None:
 # 10-minute bake", "we can get rid of the shadow step" (not "latency drops to 5ms").
 # Not "remove", "cut" or "avoid": "you can remove the top element", "we can cut latency" and
 # "I'd avoid a big-bang rollout" make points rather than wave one away.
-_DROP_VERBS = frozenset(["drop", "forgo", "forget", "ditch", "scrap", "skip", "rid", "omit"])
+_DROP_VERBS = frozenset(["drop", "forgo", "forget", "ditch", "scrap", "skip", "rid", "omit",
+                         "punt", "deprioritise", "deprioritize", "defer", "postpone", "shelve",
+                         "park"])
+# Said at the start of a sentence, as an order: "Forget about the launch overhead".
+_IMPERATIVE_DROPS = frozenset(["forget", "skip", "ditch", "scrap"])
 _AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "should", "i'll",
                      "we'll", "let's", "just", "actually", "probably", "simply", "then",
                      "get", "and"])
@@ -535,8 +558,10 @@ _AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "s
 
 def _dismissing_verb(tokens: list[Token], index: int) -> bool:
     """A drop verb said by the candidate of what follows: an agent word right before it."""
-    if tokens[index].lower not in _DROP_VERBS or index == 0:
+    if tokens[index].lower not in _DROP_VERBS:
         return False
+    if index == 0 or tokens[index - 1].sentence != tokens[index].sentence:
+        return tokens[index].lower in _IMPERATIVE_DROPS
     previous = tokens[index - 1]
     return previous.lower in _AGENTS and previous.sentence == tokens[index].sentence
 

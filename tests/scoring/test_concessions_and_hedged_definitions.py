@@ -238,3 +238,44 @@ def test_weights_swapped_without_a_rebuild_contradict_the_rebuild_point() -> Non
               "catch, but the engine is compiled once per GPU family and new model weights can "
               "be swapped in without a rebuild.")
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
+
+
+BAKE = "a bake window after every traffic step"
+DEFERRED_OR_WAVED = [
+    "{X} is premature at this point.", "I'd push {X} to a later phase.", "I'd punt on {X}.",
+    "{X} strikes me as over-engineering.", "{X} feels like gold-plating.",
+    "{X} is a distraction here.", "Forget about {X}, it won't move the needle.",
+    "{X} is someone else's concern.", "{X} is out of scope for v1.",
+    "{X} is academic at this scale.", "I'd deprioritise {X}.", "{X} won't matter in practice.",
+    "{X} is overrated.", "{X} adds nothing here.", "{X} is a second-order concern.",
+    "{X} is a v2 problem.", "{X} is not a priority.", "{X} is something we can revisit later.",
+    "Tbh {X} is just bureaucracy.", "{X} can wait until we have real traffic.",
+    "{X}? Not needed at this scale.", "{X} only matters at Google scale.",
+    "I'd leave {X} out for now.",
+]
+
+
+@pytest.mark.parametrize("template", DEFERRED_OR_WAVED)
+def test_a_point_deferred_or_waved_off_in_everyday_words_is_not_made(template: str) -> None:
+    sentence = template.replace("{X}", BAKE)
+    answer = "I'd ramp 2, 10, 50, 100. " + sentence[0].upper() + sentence[1:]
+    assert verdict("instacart-canary-playbook", "bake-each-step", answer) not in CREDITED
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("instacart-canary-playbook", "bake-each-step",
+     "Promoting straight from 2% is premature, so I'd hold a 10-minute bake after every "
+     "traffic step."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "Forget averages: the 2ms kernel launch overhead is a fixed cost per call, so it gets its "
+     "own line."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "I'd park the dashboards and start with error-budget burn-rate alerting, fast and slow "
+     "burn."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "We can't defer the 2ms kernel launch overhead: it's a fixed cost per call, so it's in "
+     "the budget."),
+])
+def test_the_same_words_around_a_point_kept_leave_it_made(slug: str, key: str,
+                                                         answer: str) -> None:
+    assert verdict(slug, key, answer) in CREDITED
