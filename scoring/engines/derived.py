@@ -103,6 +103,8 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _headroom_totals(text, quantities)
     flagged += _differences(text, quantities)
     flagged += _shares_of(text, quantities)
+    flagged += _share_of_figure(text, quantities)
+    flagged += _figures_as_shares(text, quantities)
     flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     return flagged
@@ -190,6 +192,73 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
             text=text[share.start : result.end], start=share.start, end=result.end,
             stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
             expression=f"{format_number(share.value)}% of {format_number(base.written)}"))
+    return flagged
+
+
+# "2% of 400,000 orders an hour is 8,000 orders an hour": a share of the figure right after it.
+_OF_FIGURE_RE = re.compile(r"^\s*of\s+(?:the\s+|our\s+|those\s+|their\s+)?$", re.IGNORECASE)
+
+
+def _share_of_figure(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(len(quantities) - 2):
+        share, base, result = quantities[i], quantities[i + 1], quantities[i + 2]
+        if share.unit != "%" or share.is_range or base.unit in {"%", "x"} or base.is_range \
+                or result.unit in {"%", "x"} or base.value <= 0 or result.value <= 0:
+            continue
+        if not _OF_FIGURE_RE.match(text[share.end : base.start]) \
+                or not _SHARE_IS_RE.match(text[base.end : result.start]) \
+                or not _same_sentence(text, share.start, result.end):
+            continue
+        # Rates are compared per second ("2% of 40k an hour is ~11 a minute"); counts as written.
+        rates = _is_rate(base) and _is_rate(result)
+        wanted = (base.value if rates else base.written) * share.value / 100
+        stated = result.value if rates else result.written
+        if abs(stated - wanted) > 0.25 * wanted:
+            flagged.append(Calculation(
+                text=text[share.start : result.end], start=share.start, end=result.end,
+                stated=result.written, actual=wanted * (result.per if rates else 1.0),
+                kind="derived", unit=unit_label(result),
+                expression=f"{format_number(share.value)}% of {base.text}"))
+    return flagged
+
+
+# "0.7ms, which is about 16% of the budget": a figure said as a share of the sentence's whole.
+_AS_SHARE_BETWEEN_RE = re.compile(r"^\s*,?\s*(?:(?:which\s+is|that's|that\s+is|or|i\.e\.|so|"
+                                  r"only|just|about|around|roughly|~|under|over|almost|nearly)"
+                                  r"[\s,]*)*$", re.IGNORECASE)
+_OF_WHOLE_RE = re.compile(r"\s+of\s+(?:the\s+|our\s+|a\s+|its\s+|their\s+|total\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?(?:budget|sla|slo|target|total|limit|contract|"
+                          r"ceiling|deadline)\b", re.IGNORECASE)
+
+
+def _figures_as_shares(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(len(quantities) - 1):
+        part, share = quantities[i], quantities[i + 1]
+        if share.unit != "%" or share.is_range or part.unit in {"", "%", "x"} or part.value <= 0:
+            continue
+        if not _AS_SHARE_BETWEEN_RE.match(text[part.end : share.start]) \
+                or not _OF_WHOLE_RE.match(text, share.end):
+            continue
+        if i > 0 and _OF_FIGURE_RE.match(text[quantities[i - 1].end : part.start]) \
+                and quantities[i - 1].unit == part.unit:
+            # "5ms of the 20ms, or roughly 25%": the part is the figure before "of the".
+            wholes, part = [part], quantities[i - 1]
+        else:
+            wholes = [q for q in quantities if q is not part and q.unit == part.unit
+                      and not q.is_range and q.value > part.value
+                      and _same_sentence(text, min(q.start, part.start), max(q.end, part.end))]
+        if not wholes:
+            continue
+        routes = [100 * part.value / whole.value for whole in wholes]
+        if any(_close(share.value, wanted) for wanted in routes):
+            continue  # some whole of the sentence gives it: a valid route
+        whole = wholes[0]
+        flagged.append(Calculation(
+            text=text[part.start : share.end], start=part.start, end=share.end,
+            stated=share.value, actual=routes[0], kind="derived", unit="%",
+            expression=f"{format_number(part.written)} / {format_number(whole.written)}"))
     return flagged
 
 

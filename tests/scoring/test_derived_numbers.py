@@ -155,3 +155,27 @@ def test_an_error_budget_after_a_latency_bar_is_checked() -> None:
     assert (calculation.stated, calculation.actual) == (36, pytest.approx(3.6))
     assert derived("An SLO of 99.5% of chunks under 500ms over 30 days gives an error budget of "
                    "about 3.6 hours.") == []
+
+
+@pytest.mark.parametrize(("text", "stated", "actual"), [
+    ("2% of 400,000 orders an hour is 80,000 orders an hour.", 80000, 8000),
+    ("5% of 200 GPUs is 100 GPUs.", 100, 10),
+    ("11.3 against a 12ms SLA leaves 0.7ms, which is about 16% of the budget.", 16, 5.83),
+    ("We spend 5ms of the 20ms, or roughly 50% of the budget, in the model.", 50, 25),
+])
+def test_a_share_of_a_figure_or_a_figure_as_a_share_is_checked(text: str, stated: float,
+                                                               actual: float) -> None:
+    [calculation] = derived(text)
+    assert calculation.stated == stated
+    assert calculation.actual == pytest.approx(actual, rel=0.01)
+
+
+@pytest.mark.parametrize("text", [
+    "2% of 400,000 orders an hour is 8,000 orders an hour.",
+    "11.3 against a 12ms SLA leaves 0.7ms, which is about 6% of the budget.",
+    # Against the 11.3 already spent, 0.7 is 6.2%: either whole is a valid route.
+    "11.3 against a 12ms SLA leaves 0.7ms, which is about 6.2% of the budget.",
+    "We spend 5ms of the 20ms, or roughly 25% of the budget, in the model.",
+])
+def test_a_share_that_follows_from_the_sentence_is_accepted(text: str) -> None:
+    assert derived(text) == []
