@@ -612,6 +612,9 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             # "WER, the words-per-second rate the model emits": an appositive defines too.
             r",\s+(?=the\s)|"
             r",\s*(?:meaning|i\.e\.)|"
+            # "..., in other words ...", "..., aka ...", "I think of the canary as ...".
+            r",?\s*(?:in\s+other\s+words|aka|a\.k\.a\.|also\s+known\s+as|otherwise\s+known\s+"
+            r"as),?|\s+as\s+|"
             # "burn rate, which I take to mean ...", "which I'd define as ...".
             r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define|measure|"
             r"track|treat|count)\s+"
