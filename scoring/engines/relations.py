@@ -386,11 +386,11 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"cop(?:y|ies|ied)|mirror\w*|duplicat\w*|discard\w*|thrown away|throw\w* away|"
               r"not (?:served|returned|shown)|never (?:served|returned|shown|reach\w*)|"
               r"(?:no|without) (?:user|customer)s? (?:see|seeing|impact)|compare\w*|"
-              r"side by side|in parallel|alongside|logged"),
+              r"side by side|in parallel|alongside|log\w*"),
     TermSense(r"canary(?:\s+(?:release|rollout|deployment|deploy|test|testing))?",
               r"(?:all|100\s?%|the whole|every)\s+(?:of\s+)?(?:the\s+)?(?:traffic|users|"
               r"requests)|cop(?:y|ies) of (?:the )?traffic|mirror\w*|no (?:real )?users|offline|"
-              r"staging|test environment|synthetic",
+              r"staging|test environment|synthetic|full traffic|side by side on (?:full|all)",
               r"small|tiny|few|fraction|subset|slice|percent|\d+\s?%|some (?:of the )?(?:users|"
               r"traffic|requests)|portion|share"),
     TermSense(r"(?:memory\s+)?fragmentation",
@@ -414,7 +414,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"more workers|number of workers|worker processes",
               r"inside|within|single (?:op|operator|request|matrix)|one (?:op|operator|request|"
               r"matrix)|each (?:op|operator)|(?:an|one|a single) (?:op|operator)|matmul|"
-              r"matrix|kernel"),
+              r"matrix|kernel|threads?|cores? per request"),
     TermSense(r"bake(?:\s+(?:window|period|time))?|soak(?:\s+(?:window|period|time))?|"
               r"stabili[sz]ation\s+(?:window|period|time)",
               r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
@@ -464,7 +464,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
               r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
-              r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*"),
+              r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
+              r"batch size|max (?:batch )?delay"),
     TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
               r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
@@ -520,7 +521,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
     # "Rollback means retraining the previous model from the last checkpoint": a rollback
     # repoints to a version already built and stored.
     TermSense(r"roll\s*-?backs?",
-              r"re-?train\w*|from (?:the )?(?:last |latest )?checkpoints?|"
+              r"re-?train\w*|from (?:the )?(?:last |latest )?checkpoints?|restor\w* (?:the )?"
+              r"(?:\w+ )?(?:database|db|snapshot)|"
               r"rebuild\w* (?:the )?model",
               r"previous (?:version|build|image|tag|model version)|last (?:good|known)|"
               r"known[- ]good|registry|pointer|repoint\w*|switch\w*|traffic|weights?|pinned|tag|"

@@ -200,6 +200,15 @@ SENSES_AHEAD = [
      "Time to first token is the wait until the first token starts streaming."),
     ("The sync window is the bake period we watch the canary for.",
      "The sync window is the delay before Argo applies what's in Git."),
+    ("Canary rollout means you run both models side by side on full traffic all day.",
+     "Canary rollout means a small slice of real traffic goes to the new model first."),
+    ("Rollback, which means restoring the prediction database from last night's snapshot.",
+     "Rollback, which means pointing traffic back at the previous version in the registry."),
+    # Right definitions in words the senses did not know before.
+    ("Dynamic batching is just running several model copies at once.",
+     "Dynamic batching is where you set a max batch size and a max batch delay."),
+    ("Intra-op parallelism means adding more worker processes.",
+     "Intra-op parallelism means each inference uses several threads."),
 ]
 
 
