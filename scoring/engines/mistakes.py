@@ -39,7 +39,8 @@ _DOUBT_RE = re.compile(
     r"\b(?:question|doubt|suspicious|suspect|sceptic\w*|skeptic\w*|verify|validate|re-?check|"
     r"sanity|assum\w*|too (?:good|high|low|optimistic)|optimistic|inconsistent|off|missing|"
     r"forgot|forgets|excludes?|ignores?|before headroom|without headroom|before the headroom|"
-    r"need(?:s)? more|short|under-?provision\w*)\b", re.IGNORECASE)
+    r"need(?:s)? more|short|under-?provision\w*|check\w* (?:the |their )?(?:workload|mix|"
+    r"assumptions?|numbers?)|before (?:planning|relying|building))\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ _CONDITION_OK_RE = re.compile(
 # "no errors means happy users".
 _NO_ERRORS_MEANS_RE = re.compile(
     r"\bno (?:errors?|5xx\w*|failures?) (?:means?|=|equals?) (?:happy|healthy|fine|good|"
-    r"working)\b", re.IGNORECASE)
+    r"working)\b|\bif (?:there's |there are |we see )?no (?:5xx|errors?|error spike|5xx spike)"
+    r"[^.;]{0,40}?\b(?:good enough|fine|healthy|safe|ready|promot\w*|ship\w*)\b", re.IGNORECASE)
 _NOT_FAILING_IS_FINE_RE = re.compile(
     r"\b(?:that|which|who)\s+(?:isn't|is not|aren't|are not|doesn't|don't)\s+(?:\w+\s+)?"
     r"(?:throwing|returning|erroring|failing|error\w*)[^.;:]{0,30}?\b(?:is|are)\s+(?:doing (?:its|"
@@ -182,8 +184,9 @@ def _one_signal_enough(doc: Document, criterion: CriterionSpec) -> list[Span]:
                 and not _DENIAL_RE.search(text[enough.end() : enough.end() + 12]))):
             spans.append(Span(clause.start, clause.end))
             continue
-        if (_NOT_FAILING_IS_FINE_RE.search(text) or _NO_ERRORS_MEANS_RE.search(text)) \
-                and not _CAVEAT_RE.search(text):
+        fine = _NOT_FAILING_IS_FINE_RE.search(text) or _NO_ERRORS_MEANS_RE.search(text)
+        # A caveat outside the claim ("no 5xx is good enough to promote" is the claim).
+        if fine and not _CAVEAT_RE.search(text[: fine.start()] + " " + text[fine.end() :]):
             spans.append(Span(clause.start, clause.end))
             continue
         healthy = _HEALTHY_IF_RE.search(text)
@@ -206,7 +209,7 @@ _HASTE_RE = re.compile(
 _PROMOTE_RE = re.compile(
     r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
     r"wide)|go(?:ing)? (?:up )?to \d+(?=\s?%)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
-    r"decid\w*|evaluat\w*|assess\w*|call it|flip\w*|"
+    r"decid\w*|evaluat\w*|assess\w*|call it|flip\w*|mov(?:e|ing) on(?: to)?|"
     r"go live|cut over|releas\w*)\b", re.IGNORECASE)
 _REVERT_RE = re.compile(r"\b(?:revert\w*|roll(?:s|ed|ing)? (?:it )?back|rollback\w*|undo\w*)\b",
                         re.IGNORECASE)
@@ -255,7 +258,8 @@ _SOLVED_RE = re.compile(r"\b(?:solved|fixed|done|sorted|handled|settled|a non-is
                         r"(?:a|an) (?:issue|problem|concern))\b", re.IGNORECASE)
 # Closed without a word about latency: "TensorRT was the fix, that box is ticked".
 _CLOSED_RE = re.compile(r"\b(?:was|is) the fix\b|\bbox is ticked\b|\bticked (?:that|it) off\b|"
-                        r"\bmove on to other (?:work|things)\b|\bdone and dusted\b",
+                        r"\bmove on to other (?:work|things)\b|\bdone and dusted\b|"
+                        r"\bcase closed\b|\bproblem solved\b|\bjob done\b",
                         re.IGNORECASE)
 _NO_REMEASURE_RE = re.compile(
     r"\b(?:(?:no|don't|doesn't|won't|wouldn't|never|not)\s+(?:\w+\s+){0,3}"
@@ -287,7 +291,8 @@ def _declares_solved(doc: Document, criterion: CriterionSpec) -> list[Span]:
 # Utilisation chased with no eye on the tail.
 _UTILISATION_RE = re.compile(
     r"\b(?:utili[sz]\w*|idle|busy|saturat\w*|wasted?|(?:in)?efficien\w*|pegged|maxed|"
-    r"in the (?:high )?90s)\b",
+    r"in the (?:high )?90s|(?:use|fill|load|saturate) the (?:whole|entire|full) (?:card|gpu)|"
+    r"fully loaded)\b",
     re.IGNORECASE)
 _PUSH_RE = re.compile(
     r"\b(?:push\w*|rais\w*|increas\w*|crank\w*|bump\w*|doubl\w*|max\w*|bigger|larger|grow\w*|"
@@ -364,7 +369,10 @@ _ENDORSE_RE = re.compile(
     r"(?:plan|sizing|capacity|capacity plan)\b|"
     # "I'd believe it and take their per-GPU number as the basis for our plan".
     r"\b(?:take|use|adopt)\s+(?:their|the|that|meta's)\s+(?:[\w-]+\s+)?(?:number|figure|claim)\s+"
-    r"as\s+(?:the|our|a)\s+(?:basis|baseline|given|starting point)\b", re.IGNORECASE)
+    r"as\s+(?:the|our|a)\s+(?:basis|baseline|given|starting point)\b|"
+    # "take their 562 QPS per A100 and size our fleet with it directly".
+    r"\b(?:size|plan|build)\w*\s+(?:our|the)\s+(?:fleet|cluster|capacity(?:\s+plan)?|plan)\s+"
+    r"(?:with|on|from|around)\s+(?:it|that|this|their\s+(?:number|figure))\b", re.IGNORECASE)
 
 
 def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:

@@ -288,3 +288,32 @@ def test_a_point_deferred_or_waved_off_in_everyday_words_is_not_made(template: s
 def test_the_same_words_around_a_point_kept_leave_it_made(slug: str, key: str,
                                                          answer: str) -> None:
     assert verdict(slug, key, answer) in CREDITED
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "The switch to TensorRT fixed it, case closed."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "The GPU is at 35%, so I'd crank the batch size up to 128 to use the whole card."),
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "We can take their 562 QPS per A100 and size our fleet with it directly."),
+    ("instacart-canary-playbook", "errors-only",
+     "If there's no 5xx spike, the model's good enough to promote."),
+])
+def test_pitfalls_committed_in_plain_words(slug: str, key: str, answer: str) -> None:
+    assert committed(slug, key, answer)
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee",
+     "TensorRT got us to 11.3ms, but I'd re-measure p95 on every release."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd raise the batch size only while p99 stays under 10ms, then stop."),
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "562 QPS per GPU is far above Azure's 40, so I'd check the workload before planning on "
+     "it."),
+    ("instacart-canary-playbook", "errors-only",
+     "5xx alone misses a model that's fast but wrong, so I'd add CTR and add-to-cart."),
+])
+def test_the_same_pitfalls_avoided_are_not_charged(slug: str, key: str, answer: str) -> None:
+    assert not committed(slug, key, answer)
