@@ -253,6 +253,7 @@ _CUDA_GRAPH_CHART_RE = re.compile(
 # have": launch overhead is the fixed cost of starting GPU kernels; moving to a GPU brings it.
 _LAUNCH_GONE_RE = re.compile(
     r"\b(?:lose|losing|get\s+rid\s+of|no\s+more)\s+(?:the\s+)?(?:kernel\s+)?launch\s+overhead|"
+    r"\blaunch\s+overhead\s+(?:\w+\s+)?(?:disappears|goes\s+away|vanishes)\b|"
     r"\blaunch\s+overhead\b[^.;!?\n]{0,80}?\b(?:gpus?\s+(?:don't|do\s+not|doesn't)\s+have|"
     r"cpu[- ]side\s+(?:scheduling\s+)?cost)", re.IGNORECASE)
 _LAUNCH_FIXED_RE = re.compile(r"\b(?:cuda\s+graphs?|fus\w*|batch\w*|captur\w*)", re.IGNORECASE)
@@ -278,6 +279,8 @@ def launch_overhead_gone(text: str, sentence_of) -> list[WrongClaim]:
 # moves), "if the p-value comes out high, the difference is real" (a high p-value says noise).
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|never|no|n't|can't|cannot|won't|wouldn't|don't|doesn't|"
                             r"isn't|aren't)\b[^.;,]{0,25}$", re.IGNORECASE)
+_SPEED_VERB = r"(?:is|was|runs|comes\s+in|would\s+be)\s+(?:\w+\s+){0,2}?"
+_NOT_OF_EASE = r"(?!\s+(?:to|for)\b|\s+at\s+\w+ing\b)"  # "faster to ship", "faster at iterating"
 _TURNED_FACTS = (
     re.compile(r"\b(?:swap\w*|load\w*|push\w*|drop\w*|hot-?swap\w*)\s+(?:in\s+)?(?:the\s+)?"
                r"(?:new\s+|retrained\s+|updated\s+)(?:model\s+)?weights?\b[^.;]{0,40}?\bwithout\s+"
@@ -292,6 +295,20 @@ _TURNED_FACTS = (
                r"(?:driver|cuda|hardware)", re.IGNORECASE),
     re.compile(r"\bimmutab\w*\s+(?:image\s+)?tags?\b[^.;]{0,80}?\b(?P<turn>re-?point\w*|"
                r"overwrit\w*|re-?push\w*|mov(?:e|es|ing)\s+(?:it|the\s+tag))", re.IGNORECASE),
+    # "TorchServe is faster at p99", "TensorRT is the slower one": the speed turned round.
+    # ("TorchServe is faster to ship" and "TensorRT is slower to update" are right.)
+    re.compile(r"\btorchserve\s+" + _SPEED_VERB + r"(?P<turn>faster|quicker|lower[- ]latency)\b"
+               + _NOT_OF_EASE + r"|\b(?:tensorrt|trt)\s+" + _SPEED_VERB
+               + r"(?P<slow>slower|higher[- ]latency)\b" + _NOT_OF_EASE, re.IGNORECASE),
+    # "INT8 weights take more memory than FP16", "dynamic batching adds no latency", "Argo CD
+    # applies a Git change instantly", "with TensorRT we can change input shapes freely".
+    re.compile(r"\bint8\b[^.;]{0,30}?\b(?:more|larger|bigger)\s+(?:memory|space|vram)\s+than\s+"
+               r"(?:fp16|fp32|bf16)|\bdynamic\s+batching\s+(?:adds|costs)\s+(?:no|zero)\s+"
+               r"(?:extra\s+)?latency|\brequests\s+never\s+wait\b|"
+               r"\bargo(?:\s*cd)?\s+(?:applies|syncs|picks\s+up|deploys)\b[^.;]{0,40}?\b(?:instantly|"
+               r"immediately|right\s+away)\b|"
+               r"\b(?:tensorrt|trt)\b[^.;]{0,40}?\b(?:change|vary|any)\s+(?:the\s+)?(?:input\s+)?"
+               r"shapes?\s+(?:freely|at\s+will|whenever)", re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
@@ -306,7 +323,9 @@ def turned_facts(text: str, sentence_of) -> list[WrongClaim]:
         for match in regex.finditer(text):
             if _NOT_BEFORE_RE.search(text[max(0, match.start() - 40) : match.start()]):
                 continue
-            turn = match.start("turn") if "turn" in regex.groupindex else -1
+            turn = match.start("turn") if "turn" in regex.groupindex and match.group("turn") \
+                else match.start("slow") if "slow" in regex.groupindex and match.group("slow") \
+                else -1
             if turn >= 0 and _NOT_BEFORE_RE.search(text[match.start() : turn]):
                 continue  # "an immutable tag per build, and we never move it"
             found.append(_claim(match.start(), match.end(), sentence_of, "relation"))
@@ -369,7 +388,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"error[- ]budget|budget of errors|slo|reliability|allow\w*|multiples?|relative|"
               r"expected|sustainable"),
     TermSense(r"error[- ]budgets?",
-              r"money|dollars?|\$|spend\w*|costs?|power|gpu hours?|headcount",
+              r"money|dollars?|\$|spend\w*|costs?|power|gpu hours?|headcount|gpus?|afford\w*",
               r"slo|failures?|errors?|unreliab\w*|allowed to (?:fail|go wrong|break|be down)|"
               r"downtime|bad (?:requests|minutes)"),
     TermSense(r"saturation",

@@ -9,6 +9,7 @@ import pytest
 
 from scoring.engines.dismissals import conceded_then_dismissed
 from scoring.engines.relations import (
+    launch_overhead_gone,
     reversed_percentile_shares,
     reversed_percentiles,
     turned_facts,
@@ -209,6 +210,8 @@ SENSES_AHEAD = [
      "Dynamic batching is where you set a max batch size and a max batch delay."),
     ("Intra-op parallelism means adding more worker processes.",
      "Intra-op parallelism means each inference uses several threads."),
+    ("The error budget is how many GPUs we can afford this quarter.",
+     "The error budget is the share of requests the SLO allows to fail."),
 ]
 
 
@@ -233,6 +236,18 @@ TURNED_AND_RIGHT = [
      "I'd use an immutable tag per build and never move it; promotion edits the manifest."),
     ("If the p-value comes out high, the difference is real, so we block the promotion.",
      "If the p-value comes out low, the difference is real, so we block the promotion."),
+    ("TorchServe is actually faster at p99, 7ms against TensorRT's 12ms.",
+     "TorchServe is faster to ship, but TensorRT is 7ms against its 12ms at p99."),
+    ("TensorRT was the slower one in our benchmark.",
+     "TensorRT is slower to update because of the rebuild."),
+    ("INT8 weights take more memory than FP16 weights.",
+     "INT8 weights take half the memory of FP16 weights."),
+    ("Dynamic batching adds no latency because requests never wait.",
+     "Dynamic batching adds up to the max delay of latency while requests wait."),
+    ("Argo CD applies a Git change instantly, so a revert is the rollback.",
+     "Argo CD applies a Git change within its sync window, up to five minutes."),
+    ("With TensorRT we can change input shapes freely at runtime.",
+     "With TensorRT input shapes must fall inside the optimization profiles."),
 ]
 
 
@@ -317,3 +332,9 @@ def test_pitfalls_committed_in_plain_words(slug: str, key: str, answer: str) -> 
 ])
 def test_the_same_pitfalls_avoided_are_not_charged(slug: str, key: str, answer: str) -> None:
     assert not committed(slug, key, answer)
+
+
+def test_launch_overhead_said_to_disappear_on_gpus_is_wrong() -> None:
+    assert claimed(launch_overhead_gone, "On GPUs the kernel launch overhead disappears.")
+    assert claimed(launch_overhead_gone,
+                   "With CUDA graphs the kernel launch overhead disappears on GPUs.") == []
