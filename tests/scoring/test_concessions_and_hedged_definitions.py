@@ -338,3 +338,16 @@ def test_launch_overhead_said_to_disappear_on_gpus_is_wrong() -> None:
     assert claimed(launch_overhead_gone, "On GPUs the kernel launch overhead disappears.")
     assert claimed(launch_overhead_gone,
                    "With CUDA graphs the kernel launch overhead disappears on GPUs.") == []
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("ad-ranking-latency-target", "ask-first",
+     "I'd check with whoever calls us what their deadline is before picking a number."),
+    ("snapchat-p95-12ms-bid-requests", "timeout-fallback",
+     "If a request runs late we bail out and submit a floor bid instead of missing the auction."),
+    ("snowflake-jit-compilation-sli", "windowed-alert",
+     "I'd alert when p95 stays over 80ms, not on individual slow compiles."),
+])
+def test_points_made_in_the_candidates_own_words_are_credited(slug: str, key: str,
+                                                             answer: str) -> None:
+    assert verdict(slug, key, answer) in CREDITED
