@@ -49,6 +49,7 @@ class Document:
     sentence_numbers: dict[int, list[Quantity]] = field(default_factory=dict)
     sentence_context: dict[int, bool] = field(default_factory=dict)
     wrong_results: set[str] = field(default_factory=set)  # numeric keys stated far off
+    wrong_result_ends: set[int] = field(default_factory=set)  # where those figures end
     token_index: dict[int, int] = field(default_factory=dict)  # token start -> position
     clauses: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # per sentence
     token_starts: list[int] = field(default_factory=list)

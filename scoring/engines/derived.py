@@ -10,6 +10,7 @@ the answer's quantities, each looked at against its neighbours only.
 
 from __future__ import annotations
 
+import math
 import re
 
 from scoring.engines.numbers import Calculation, Quantity, format_number, unit_label
@@ -105,6 +106,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _shares_of(text, quantities)
     flagged += _share_of_figure(text, quantities)
     flagged += _figures_as_shares(text, quantities)
+    flagged += _rate_conversions(text, quantities)
     flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     return flagged
@@ -259,6 +261,27 @@ def _figures_as_shares(text: str, quantities: list[Quantity]) -> list[Calculatio
             text=text[part.start : share.end], start=part.start, end=share.end,
             stated=share.value, actual=routes[0], kind="derived", unit="%",
             expression=f"{format_number(part.written)} / {format_number(whole.written)}"))
+    return flagged
+
+
+# "0.5% an hour is about 2% per five minutes": a rate put in another time unit keeps its value.
+_CONVERTS_TO_RE = re.compile(r"^\s*,?\s*(?:is|=|means|equals|works\s+out\s+to|comes\s+to|or|"
+                             r"which\s+is|that's|so)\s+(?:about|around|roughly|approximately|"
+                             r"only|just|~)?\s*$", re.IGNORECASE)
+
+
+def _rate_conversions(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for rate, converted in zip(quantities, quantities[1:], strict=False):
+        if not rate.unit or rate.unit != converted.unit or max(rate.per, converted.per) <= 1 \
+                or math.isclose(rate.per, converted.per) or rate.is_range or converted.is_range \
+                or rate.value <= 0 or not _CONVERTS_TO_RE.match(text[rate.end : converted.start]):
+            continue
+        if abs(converted.value - rate.value) > 0.25 * rate.value:
+            flagged.append(Calculation(
+                text=text[rate.start : converted.end], start=rate.start, end=converted.end,
+                stated=converted.written, actual=rate.value * converted.per, kind="derived",
+                unit=unit_label(converted), expression=f"{rate.text} in the same units"))
     return flagged
 
 

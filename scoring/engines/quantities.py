@@ -103,12 +103,20 @@ def _result_words(criterion: CriterionSpec) -> frozenset[str]:
     return frozenset(words)
 
 
+# A given figure that opens a conversion: what comes after "is" is what the candidate worked out.
+_PREMISE_RE = re.compile(r"\s*(?:[\w-]+\s+){0,3}?(?:is|=|means|equals|gives|works\s+out\s+to|"
+                         r"comes\s+to)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?[~≈]?\d",
+                         re.IGNORECASE)
+
+
 def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
     """A given figure stated as this criterion's result ("TensorRT saves about 7ms", "45ms of
     margin"): its clause uses the criterion's own words, so it is judged like any answer."""
     wanted = _result_words(criterion)
     if not wanted:
         return False
+    if _PREMISE_RE.match(doc.text, quantity.end):
+        return False  # "0.5% an hour is about 0.04% per five minutes": the premise, not the result
     clause = _clause_of(doc, quantity)
     return clause is not None and any(
         t.key in wanted and not t.negated for t in _clause_tokens(doc, clause))
@@ -139,6 +147,12 @@ def restated(quantity: Quantity, given: list[Quantity]) -> bool:
                for g in given)
 
 
+def _given_in_other_units(quantity: Quantity, given: list[Quantity]) -> bool:
+    return bool(quantity.unit) and any(
+        g.unit == quantity.unit and not math.isclose(g.per, quantity.per, rel_tol=1e-9)
+        and math.isclose(g.value, quantity.value, rel_tol=0.1) for g in given)
+
+
 def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
                   given: list[Quantity] | None = None,
                   criteria: tuple[CriterionSpec, ...] = ()) -> tuple[CriterionVerdict, NumberCheck]:
@@ -155,6 +169,9 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     _, factor = parse_unit(criterion.unit)
     copied = {id(q) for q in doc.quantities if restated(q, given or [])
               and not _claimed_as_result(doc, q, criterion)}
+    # A given figure put in other units ("0.5% an hour is about 0.04% per five minutes") is
+    # that figure, not an attempt at this criterion: it earns nothing and is never marked off.
+    copied |= {id(q) for q in doc.quantities if _given_in_other_units(q, given or [])}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
     candidates = [q for q in found
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
@@ -203,6 +220,8 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
         spans = [Span(chosen.start, chosen.end)] if wrong and chosen else []
     if wrong:
         doc.wrong_results.add(criterion.key)
+    if not hits and chosen is not None:
+        doc.wrong_result_ends.add(chosen.end)  # judged here; the total charges it once
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
 
 

@@ -56,7 +56,9 @@ _FORWARD_NEGATORS = frozenset(
         "nothing", "none", "neither", "nor", "cannot", "dont", "don't", "wouldnt", "wouldn't",
         "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't", "didnt",
         "didn't", "shouldnt", "shouldn't", "arent", "aren't", "wasnt", "wasn't", "werent",
-        "weren't", "needn't", "neednt"
+        "weren't", "needn't", "neednt",
+        # "I'm skeptical of a bake after every step": doubt about what follows.
+        "skeptical", "sceptical"
     ]
 )
 # "no more than", "not only" etc. limit or extend a claim rather than reject it.
@@ -134,6 +136,13 @@ _BACKWARD_DISMISSALS = (
     ("isn't", "a", "priority"), ("low", "priority"), ("bureaucracy",), ("won't", "matter"),
     ("wouldn't", "matter"), ("can", "wait", "until", "we", "have"), ("only", "matters", "at"),
     ("only", "matter", "at"),
+    # "can be skipped", "more trouble than it's worth", "sounds good on paper", "feels
+    # excessive", "doesn't buy us much", "is low value", "the kind of thing we can add later".
+    ("be", "skipped"), ("be", "dropped"), ("more", "trouble"), ("on", "paper"), ("excessive",),
+    ("buy", "us", "much"), ("buys", "us", "little"), ("buy", "us", "anything"), ("low", "value"),
+    ("add", "later"), ("add", "it", "later"), ("add", "that", "later"), ("no", "real", "gain"),
+    ("mostly", "adds", "complexity"), ("just", "adds", "complexity"),
+    ("only", "adds", "complexity"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -454,7 +463,13 @@ _LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,
 _ASKED_THEN_DENIED_RE = re.compile(
     r"(?:^|[.!?\n]\s*)(?P<topic>[^.!?\n]{3,120})\?\s+(?:honestly,?\s+)?(?:not|nah|no)\b,?\s*"
     r"(?:really\s+)?(?:needed|worth|necessary|required|for\s+(?:now|us|this)|at\s+this|here|"
-    r"yet)\b", re.IGNORECASE)
+    r"yet)\b|(?:^|[.!?\n]\s*)(?P<asked>[^.!?\n]{3,120})\?\s+(?:i'd|we'd|i\s+would|we\s+would|"
+    r"just|honestly,?\s+i'd)\s+(?:skip|drop|ignore|leave|pass\s+on)\b", re.IGNORECASE)
+# "I'd rather keep it simple and leave out a bake after every step".
+# "I'd hold off on error-budget alerting", "we can pass on shadow traffic".
+_LEAVE_OUT_RE = re.compile(r"\b(?:leave\s+out|hold\s+off\s+on|pass\s+on|put\s+off)\s+"
+                           r"(?P<what>(?:[\w-]+\s+){0,8}?[\w-]+)(?=\s*(?:[.;,!?]|$))",
+                           re.IGNORECASE)
 
 
 def _negate_fronted(text: str, tokens: list[Token]) -> None:
@@ -464,7 +479,9 @@ def _negate_fronted(text: str, tokens: list[Token]) -> None:
              if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC
              and not _TOPIC_LINK_RE.search(m.group("topic"))]
     spans += [(m.start("what"), m.end("what")) for m in _LEFT_OUT_RE.finditer(text)]
-    spans += [(m.start("topic"), m.end("topic")) for m in _ASKED_THEN_DENIED_RE.finditer(text)]
+    spans += [m.span("topic") if m.group("topic") else m.span("asked")
+              for m in _ASKED_THEN_DENIED_RE.finditer(text)]
+    spans += [(m.start("what"), m.end("what")) for m in _LEAVE_OUT_RE.finditer(text)]
     _negate_within(tokens, spans)
 
 
@@ -610,7 +627,7 @@ def _negate_backward(text: str, tokens: list[Token], index: int,
             # "Same with zone failures - that's a non-issue": the pronoun reaches back over
             # a comma, a semicolon or a spaced dash.
             if skip_break and ("," in between or ";" in between or " - " in between
-                               or "—" in between or "–" in between):
+                               or "—" in between or "–" in between or ":" in between):
                 skip_break = False
                 tokens[j].negated = True
                 continue

@@ -69,6 +69,8 @@ def arithmetic_penalty(doc: Document, charged: set[int] | None = None,
     its sentence, or a numeric criterion in its result's unit); the two worst count."""
     costs: list[float] = []
     for calculation in [*(c for c in doc.calculations if not c.correct), *doc.implied]:
+        if calculation.kind == "derived" and calculation.end in doc.wrong_result_ends:
+            continue  # a figure in words that a numeric criterion already charges as wrong
         stated, actual = calculation.stated, calculation.actual
         ratio = stated / actual if stated > 0 and 0 < actual < math.inf else 0.0
         off = abs(math.log(ratio)) if ratio > 0 else math.inf  # a product too big for a float

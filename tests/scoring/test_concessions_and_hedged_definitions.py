@@ -276,6 +276,13 @@ DEFERRED_OR_WAVED = [
     "Tbh {X} is just bureaucracy.", "{X} can wait until we have real traffic.",
     "{X}? Not needed at this scale.", "{X} only matters at Google scale.",
     "I'd leave {X} out for now.",
+    "{X}? I'd skip it.", "{X} can be skipped.", "I'm skeptical of {X}, it rarely pays off.",
+    "{X} is more trouble than it's worth.", "{X} sounds good on paper, but I wouldn't do it.",
+    "I'd hold off on {X}.", "{X} feels excessive.", "{X}: not needed.",
+    "{X} doesn't buy us much.", "{X} is low value.",
+    "{X} is the kind of thing we can add later.", "{X} mostly adds complexity.",
+    "{X} would slow us down for no real gain.",
+    "I'd rather keep it simple and leave out {X}.",
 ]
 
 

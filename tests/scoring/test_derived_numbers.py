@@ -179,3 +179,32 @@ def test_a_share_of_a_figure_or_a_figure_as_a_share_is_checked(text: str, stated
 ])
 def test_a_share_that_follows_from_the_sentence_is_accepted(text: str) -> None:
     assert derived(text) == []
+
+
+@pytest.mark.parametrize(("text", "flagged"), [
+    ("0.5% an hour is about 2% per five minutes.", True),
+    ("0.5% an hour is about 0.04% per five minutes.", False),
+    ("200k requests a minute is about 33,000 requests a second.", True),
+    ("200k requests a minute is about 3,300 requests a second.", False),
+])
+def test_a_rate_put_in_another_time_unit_keeps_its_value(text: str, flagged: bool) -> None:
+    assert bool(derived(text)) is flagged
+
+
+def test_a_given_figure_put_in_other_units_is_not_marked_off_as_the_result() -> None:
+    result = outcome("zoom-gpu-memory-leak-alert",
+                     "No. The SLI's 0.5% an hour is about 0.04% per five minutes, far under the "
+                     "rule's 2%, so a slow leak never trips it.")
+    check = next(c for c in result.numbers if c.criterion_key == "hourly-rate")
+    assert check.found_value is None
+    assert result.feedback["calculations"] == []
+
+
+def test_a_wrong_conversion_is_charged_once_not_as_a_result_and_again_as_arithmetic() -> None:
+    answer = ("No. 2% every five minutes works out to 12% an hour if it keeps going, far above "
+              "the 0.5%/h SLI, so a slow leak never trips the rule. I'd add a long-window "
+              "alert on the slope of memory over six hours.")
+    result = outcome("zoom-gpu-memory-leak-alert", answer)
+    check = next(c for c in result.numbers if c.criterion_key == "hourly-rate")
+    assert check.found_text == "12% an hour" and not check.within_tolerance
+    assert "wrong arithmetic" not in result.feedback["summary"]
