@@ -685,7 +685,13 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
                 continue  # "fragmentation is not a leak"
             end = match.start("body") + wrong.end()
             found.append(_claim(match.start(), end, sentence_of, "definition"))
-    return found
+    # One wrong definition read by two senses ("a data-plane rollback means restoring the
+    # database" is wrong for both terms) is one claim.
+    kept: list[WrongClaim] = []
+    for claim in sorted(found, key=lambda c: (c.span.start, -c.span.end)):
+        if not kept or claim.span.start >= kept[-1].span.end:
+            kept.append(claim)
+    return kept
 
 
 # What belongs to which tool, beyond the role: TensorRT needs fixed optimization profiles and a
