@@ -94,14 +94,18 @@ _CONCESSION_RE = re.compile(
     r"\b(?:someone|somebody|people|folks|reviewers?|others)\s+(?:will\s+|would\s+|might\s+|"
     r"often\s+|usually\s+|always\s+)?(?:bring\s+up|say|suggest|mention|raise|push\s+for|argue|"
     r"ask\s+for|recommend)\b|\b(?:i'?ve|i\s+have|we'?ve)\s+(?:also\s+)?(?:heard|seen|read)\b|"
-    r"\b(?:comes?|came)\s+up\s+a\s+lot\b|\bgets?\s+(?:suggested|mentioned|brought\s+up)\b",
+    r"\b(?:comes?|came)\s+up\s+a\s+lot\b|\bgets?\s+(?:suggested|mentioned|brought\s+up)\b|"
+    # "X sounds rigorous but in practice it just slows releases down".
+    r"\bsounds?\s+(?:good|great|nice|rigorous|sensible|reasonable|smart|thorough|safe)\b|"
+    r"\bnice\s+idea\b|\bin\s+principle\b",
     re.IGNORECASE)
 _TURN_RE = re.compile(r",?\s*\bbut\b", re.IGNORECASE)
 _TAKEN_BACK_RE = re.compile(
     r"\b(?:not|no|never|n't|isn't|aren't|wouldn't|won't|don't|skip\w*|drop\w*|overkill|"
     r"unnecessary|pointless|waste\w*|leave\s+(?:it|that|them)\s+out|leave\s+(?:it|that)\s+to|"
     r"rather\s+not|instead|noise|overblown|not\s+needed|without\s+it|doesn't|so\s+no|"
-    r"micro-?optimi[sz]ation|(?:team'?s|their|someone\s+else'?s)\s+(?:problem|job|call))\b|n't\b",
+    r"micro-?optimi[sz]ation|(?:team'?s|their|someone\s+else'?s)\s+(?:problem|job|call)|"
+    r"nobody|no\s+one|no-one|slows?\s+(?:releases|us|things|everything)\s+down)\b|n't\b",
     re.IGNORECASE)
 _KEPT_RE = re.compile(r"\b(?:don't|do\s+not|never|not|wouldn't|won't|shouldn't)\s+(?:\w+\s+)?"
                       r"(?:skip|drop|leave\s+out|ignore|cut)\w*", re.IGNORECASE)

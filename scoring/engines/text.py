@@ -57,8 +57,8 @@ _FORWARD_NEGATORS = frozenset(
         "isnt", "isn't", "cant", "can't", "wont", "won't", "doesnt", "doesn't", "didnt",
         "didn't", "shouldnt", "shouldn't", "arent", "aren't", "wasnt", "wasn't", "werent",
         "weren't", "needn't", "neednt",
-        # "I'm skeptical of a bake after every step": doubt about what follows.
-        "skeptical", "sceptical"
+        # "I'm skeptical of a bake after every step", "people overrate burn-rate alerts".
+        "skeptical", "sceptical", "overrate"
     ]
 )
 # "no more than", "not only" etc. limit or extend a claim rather than reject it.
@@ -143,6 +143,11 @@ _BACKWARD_DISMISSALS = (
     ("add", "later"), ("add", "it", "later"), ("add", "that", "later"), ("no", "real", "gain"),
     ("mostly", "adds", "complexity"), ("just", "adds", "complexity"),
     ("only", "adds", "complexity"),
+    # "is theatre for a 2% canary", "it's mostly ceremony", "my last priority", "not in my
+    # plan", "so it's out", "something SRE can own later", "honestly, meh".
+    ("theatre",), ("theater",), ("ceremony",), ("last", "priority"), ("lowest", "priority"),
+    ("not", "in", "my", "plan"), ("not", "in", "the", "plan"), ("it's", "out"),
+    ("own", "later"), ("meh",), ("later", "iteration"), ("future", "iteration"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -467,7 +472,10 @@ _ASKED_THEN_DENIED_RE = re.compile(
     r"just|honestly,?\s+i'd)\s+(?:skip|drop|ignore|leave|pass\s+on)\b", re.IGNORECASE)
 # "I'd rather keep it simple and leave out a bake after every step".
 # "I'd hold off on error-budget alerting", "we can pass on shadow traffic".
-_LEAVE_OUT_RE = re.compile(r"\b(?:leave\s+out|hold\s+off\s+on|pass\s+on|put\s+off)\s+"
+_LEAVE_OUT_RE = re.compile(r"\b(?:leave\s+out|hold\s+off\s+on|pass\s+on|put\s+off|"
+                           # "The last thing I'd add is a bake after every step".
+                           r"the\s+last\s+thing\s+(?:i'd|i\s+would|we'd|we\s+would)\s+\w+\s+"
+                           r"(?:is|would\s+be))\s+"
                            r"(?P<what>(?:[\w-]+\s+){0,8}?[\w-]+)(?=\s*(?:[.;,!?]|$))",
                            re.IGNORECASE)
 

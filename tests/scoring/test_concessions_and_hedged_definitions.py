@@ -283,6 +283,15 @@ DEFERRED_OR_WAVED = [
     "{X} is the kind of thing we can add later.", "{X} mostly adds complexity.",
     "{X} would slow us down for no real gain.",
     "I'd rather keep it simple and leave out {X}.",
+    "Frankly {X} is theatre for a 2% canary.",
+    "We could do {X}, but honestly nobody will look at it.",
+    "I've seen teams insist on {X}; I think it's mostly ceremony.",
+    "{X} sounds rigorous but in practice it just slows releases down.",
+    "{X} would be my last priority.",
+    "The last thing I'd add is {X}, and only if we have spare time.",
+    "{X} is not in my plan.", "{X} doesn't fit a weekly cadence, so it's out.",
+    "{X} is something SRE can own later if they want it.", "People overrate {X}.",
+    "{X} is a nice idea that I'd leave for a later iteration.",
 ]
 
 
