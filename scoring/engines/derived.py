@@ -107,6 +107,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _share_of_figure(text, quantities)
     flagged += _figures_as_shares(text, quantities)
     flagged += _rate_conversions(text, quantities)
+    flagged += _products(text, quantities)
     flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     return flagged
@@ -282,6 +283,47 @@ def _rate_conversions(text: str, quantities: list[Quantity]) -> list[Calculation
                 text=text[rate.start : converted.end], start=rate.start, end=converted.end,
                 stated=converted.written, actual=rate.value * converted.per, kind="derived",
                 unit=unit_label(converted), expression=f"{rate.text} in the same units"))
+    return flagged
+
+
+# "80 A100s at 400 W each is about 32 kW", "1,250 GPUs at $2 an hour is $2,500 an hour", "each
+# A100 draws about 400 W, so 80 of them are about 32 kW": a count times a per-item figure.
+_AT_EACH_RE = re.compile(r"^\s*(?:at|of|with|running\s+at|drawing|x|×|times)\s+"
+                         r"(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_EACH_IS_RE = re.compile(r"^\s*(?:each|apiece|per\s+(?:gpu|card|node|a100|t4|h100|replica))?"
+                         r"\s*,?\s*(?:is|=|comes\s+to|that's|so|gives|totals?|totalling|totaling|"
+                         r"for)\s+(?:a\s+total\s+of\s+|about\s+|around\s+|roughly\s+|~\s*)?$",
+                         re.IGNORECASE)
+_SO_COUNT_RE = re.compile(r"^[^.;:!?\n\d]{0,25}?\b(?:so|and|which\s+means)\s+(?:the\s+)?$",
+                          re.IGNORECASE)
+_OF_THEM_RE = re.compile(r"^\s*(?:of\s+them|gpus|cards|a100s|t4s|h100s|nodes)?\s*(?:are|is|draw|"
+                         r"use|come\s+to|total|need|cost)\s+(?:about\s+|around\s+|roughly\s+|"
+                         r"~\s*)?$", re.IGNORECASE)
+
+
+def _products(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for first, second, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
+        if _AT_EACH_RE.match(text[first.end : second.start]) \
+                and _EACH_IS_RE.match(text[second.end : result.start]):
+            count, each = first, second
+        elif _SO_COUNT_RE.match(text[first.end : second.start]) \
+                and _OF_THEM_RE.match(text[second.end : result.start]):
+            count, each = second, first
+        else:
+            continue
+        per_item = each.unit.removesuffix("/gpu")  # "40 QPS each" reads as QPS per GPU
+        if count.unit not in {"", "gpu"} or count.is_range or each.is_range or not per_item \
+                or per_item != result.unit or count.written < 2 or result.value <= 0 \
+                or not _same_sentence(text, first.start, result.end):
+            continue
+        wanted = count.written * each.value
+        if abs(result.value - wanted) > 0.25 * wanted:
+            flagged.append(Calculation(
+                text=text[first.start : result.end], start=first.start, end=result.end,
+                stated=result.written, actual=wanted * result.written / result.value,
+                kind="derived", unit=unit_label(result),
+                expression=f"{format_number(count.written)} x {each.text}"))
     return flagged
 
 

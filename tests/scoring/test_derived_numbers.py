@@ -208,3 +208,24 @@ def test_a_wrong_conversion_is_charged_once_not_as_a_result_and_again_as_arithme
     check = next(c for c in result.numbers if c.criterion_key == "hourly-rate")
     assert check.found_text == "12% an hour" and not check.within_tolerance
     assert "wrong arithmetic" not in result.feedback["summary"]
+
+
+@pytest.mark.parametrize(("text", "actual"), [
+    ("80 A100s at 400 W each is about 320 kW.", 32),
+    ("On power, each A100 is around 400 W, so 80 of them are about 3.2 kW.", 32),
+    ("1,250 GPUs at $2 an hour is 25,000 dollars an hour.", 2500),
+    ("1,500 GPUs at 40 QPS each is 6,000 QPS.", 60000),
+])
+def test_a_count_times_a_per_item_figure_is_checked(text: str, actual: float) -> None:
+    [calculation] = derived(text)
+    assert calculation.actual == pytest.approx(actual)
+
+
+@pytest.mark.parametrize("text", [
+    "80 A100s at 400 W each is about 32 kW.",
+    "On power, each A100 is around 400 W, so 80 of them are about 32 kW.",
+    "1,250 GPUs at $2 an hour is $2,500 an hour.",
+    "1,500 GPUs at 40 QPS each is 60,000 QPS.",
+])
+def test_a_count_times_a_per_item_figure_done_right_is_accepted(text: str) -> None:
+    assert derived(text) == []
