@@ -707,6 +707,14 @@ _ATTRIBUTES = (
                             r"\bfixed\s+(?:input\s+)?shapes\b", re.IGNORECASE)),
     ("tensorrt", re.compile(r"\b(?:(?:engine|model)\s+)?rebuil(?:d|ds|t|ding)\b|"
                             r"\b(?:45|forty-five)[- ]minute\s+(?:re)?build", re.IGNORECASE)),
+    # A serialized engine built per GPU, tuned and fused at build time: TensorRT's.
+    ("tensorrt", re.compile(r"\bbuilds?\s+(?:an?\s+|the\s+)?engines?\b|\bengines?\s+per\s+gpu\b|"
+                            r"\bplan\s+files?\b|\bkernel\s+auto-?tun\w*|\bint8\s+calibration\b|"
+                            r"\b(?:layer|kernel)\s+fusion\b|\bfuses?\s+(?:the\s+)?layers\b",
+                            re.IGNORECASE)),
+    # Model archives and the frontend's config: TorchServe's.
+    ("torchserve", re.compile(r"\.mar\b|\bmodel\s+archives?\b|\bconfig\.properties\b",
+                              re.IGNORECASE)),
     ("torchserve", re.compile(r"\bpython\s+(?:handlers?|preprocessing)\b|"
                               r"\b(?:dynamic|variable|arbitrary)(?:[- ]length)?\s+(?:input\s+)?"
                               r"shapes\b|\bmanagement\s+api\b", re.IGNORECASE)),
@@ -716,7 +724,8 @@ _POSSESSIVE_RE = re.compile(r"^['’]s\s+(?:own\s+|built-?in\s+)?$")
 _HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|"
                      r"comes?\s+with|provides?|runs?|needs?|requires?|must|has\s+to|have\s+to|"
                      r"takes?|accepts?|deals?\s+with|copes?\s+with|is\s+(?:a|the)|thing|"
-                     r"you\s+(?:can\s+)?(?:drop|write|use|register|declare|set|put))\b",
+                     r"you\s+(?:can\s+)?(?:drop|write|use|register|declare|set|put)|keeps?|"
+                     r"uses?|exposes?|packages?|does|builds?|compiles?)\b",
                      re.IGNORECASE)
 _NOT_HAS_RE = re.compile(r"\b(?:not|no|never|without|lacks?|avoid\w*|skip\w*|unlike|instead|"
                          r"rather|than|versus|vs|compared|while|whereas|but|behind|inside|in|"
@@ -749,7 +758,8 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
             if tool == owner or tool == "triton" or len(gap) > 60 or re.search(r"[.!?]\s", gap):
                 continue
             # "TensorRT's management API": the feature given to the tool by the possessive.
-            owned = _POSSESSIVE_RE.match(gap) is not None
+            # "TorchServe builds an engine per GPU": the feature is the tool's own predicate.
+            owned = _POSSESSIVE_RE.match(gap) is not None or not gap.strip()
             if not owned and (_HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap)):
                 continue
             found.append(_claim(start, match.end(), sentence_of, "role"))

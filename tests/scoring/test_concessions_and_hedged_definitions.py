@@ -10,6 +10,7 @@ import pytest
 from scoring.engines.dismissals import conceded_then_dismissed
 from scoring.engines.relations import (
     launch_overhead_gone,
+    misattributed_features,
     reversed_percentile_shares,
     reversed_percentiles,
     turned_facts,
@@ -367,3 +368,19 @@ def test_launch_overhead_said_to_disappear_on_gpus_is_wrong() -> None:
 def test_points_made_in_the_candidates_own_words_are_credited(slug: str, key: str,
                                                              answer: str) -> None:
     assert verdict(slug, key, answer) in CREDITED
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("TensorRT's .mar archives make versioning easy.",
+     "TorchServe's .mar archives make versioning easy."),
+    ("TorchServe builds an engine per GPU type.", "TensorRT builds an engine per GPU type."),
+    ("With TensorRT we keep our Python handlers for tokenization.",
+     "With TorchServe we keep our Python handlers for tokenization."),
+    ("TorchServe does INT8 calibration and layer fusion.",
+     "TensorRT does INT8 calibration and layer fusion."),
+    ("TensorRT exposes a management API to register model versions.",
+     "TorchServe exposes a management API to register model versions."),
+])
+def test_more_tool_features_said_of_the_other_tool(wrong: str, right: str) -> None:
+    assert claimed(misattributed_features, wrong)
+    assert claimed(misattributed_features, right) == []
