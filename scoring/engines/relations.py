@@ -415,10 +415,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"(?:memory\s+)?fragmentation",
               r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model|nvlink|"
               r"corrupt\w*|on disk|"
-              r"(?:split|sharded|spread) across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
-              r"devices)|tensor parallel\w*",
-              r"contiguous|split(?! across (?:several |multiple |many |\d+ )?(?:gpus|cards|"
-              r"devices))|"
+              r"(?:split|sharded|spread) (?:across|over|onto|between) (?:several |multiple |"
+              r"many |two |three |four |\d+ )?(?:gpus|cards|devices)|tensor parallel\w*",
+              r"contiguous|split(?! (?:across|over|onto|between) (?:several |multiple |many |"
+              r"two |three |four |\d+ )?(?:gpus|cards|devices))|"
               r"scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
               r"allocat\w*|unusable|broken up|small blocks"),
     TermSense(r"(?:kernel\s+)?launch\s+overhead",

@@ -213,6 +213,10 @@ SENSES_AHEAD = [
      "Intra-op parallelism means each inference uses several threads."),
     ("The error budget is how many GPUs we can afford this quarter.",
      "The error budget is the share of requests the SLO allows to fail."),
+    ("GPU memory fragmentation, which is where the engine gets sharded over several GPUs.",
+     "GPU memory fragmentation, which is where free memory is split into small pieces."),
+    ("Memory fragmentation is when the model gets split over two GPUs.",
+     "Memory fragmentation is when free memory is split into small blocks."),
 ]
 
 
@@ -384,3 +388,11 @@ def test_points_made_in_the_candidates_own_words_are_credited(slug: str, key: st
 def test_more_tool_features_said_of_the_other_tool(wrong: str, right: str) -> None:
     assert claimed(misattributed_features, wrong)
     assert claimed(misattributed_features, right) == []
+
+
+def test_a_version_said_of_the_rebuild_is_not_torchserves_version_management() -> None:
+    answer = ("TensorRT gets its speed from compiling the model; the downside is every new "
+              "model version needs the engine rebuilt, 45 minutes in CI. TorchServe is much "
+              "easier to operate day to day.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "torchserve-ops", answer) \
+        not in CREDITED
