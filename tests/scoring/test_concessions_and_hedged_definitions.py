@@ -391,8 +391,8 @@ def test_more_tool_features_said_of_the_other_tool(wrong: str, right: str) -> No
 
 
 def test_a_version_said_of_the_rebuild_is_not_torchserves_version_management() -> None:
-    answer = ("TensorRT gets its speed from compiling the model; the downside is every new "
-              "model version needs the engine rebuilt, 45 minutes in CI. TorchServe is much "
-              "easier to operate day to day.")
+    answer = ("TensorRT gets its speed from compiling the model. The downside is every new "
+              "model version needs the engine rebuilt, which here is 45 minutes in CI. "
+              "TorchServe is much easier to operate day to day.")
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "torchserve-ops", answer) \
         not in CREDITED
