@@ -37,6 +37,34 @@ def question_words(prompt: str, scenario: str = "") -> frozenset[str]:
     return frozenset(t.key for t in tokenize(f"{prompt} {scenario}") if t.content)
 
 
+RESTATED_SHARE = 0.8  # of a sentence's word triples found in the question: a restatement
+RESTATED_MIN_TRIPLES = 4  # shorter sentences are judged on their own words
+
+
+@lru_cache(maxsize=1024)
+def _question_triples(prompt: str, scenario: str = "") -> frozenset[tuple[str, str, str]]:
+    keys = [t.key for t in tokenize(f"{prompt} {scenario}") if t.content]
+    return frozenset(zip(keys, keys[1:], keys[2:], strict=False))
+
+
+def restated_sentences(doc: Document, prompt: str, scenario: str = "") -> frozenset[int]:
+    """The answer's sentences that copy the question back ("So: Stripe needs a rebuild of 45
+    minutes per version ..."): most of their word triples are the question's own. Repeating
+    the scene states no point and commits no mistake."""
+    question = _question_triples(prompt, scenario)
+    keys: dict[int, list[str]] = {}
+    for token in doc.tokens:
+        if token.content:
+            keys.setdefault(token.sentence, []).append(token.key)
+    restated: set[int] = set()
+    for sentence, words in keys.items():
+        triples = list(zip(words, words[1:], words[2:], strict=False))
+        if len(triples) >= RESTATED_MIN_TRIPLES and sum(
+                t in question for t in triples) >= RESTATED_SHARE * len(triples):
+            restated.add(sentence)
+    return frozenset(restated)
+
+
 def judge_concept(doc: Document, criterion: CriterionSpec,
                   tainted: frozenset[int] = frozenset(),
                   alternatives: tuple[str, ...] = (),

@@ -23,8 +23,10 @@ from scoring.engines.verdicts import _verdict
 PITFALL_AT = 0.8
 
 
-def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVerdict, set[int]]:
-    """A pitfall is hit when a specific phrase for the mistake is stated (not rejected)."""
+def judge_pitfall(doc: Document, criterion: CriterionSpec,
+                  restated: frozenset[int] = frozenset()) -> tuple[CriterionVerdict, set[int]]:
+    """A pitfall is hit when a specific phrase for the mistake is stated (not rejected), in a
+    sentence of the candidate's own (not the question `restated`)."""
     sentences: set[int] = set()
     spans: list[Span] = []
     for pattern, _ in _criterion_patterns(criterion):
@@ -64,6 +66,9 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec) -> tuple[CriterionVer
         about_terms = bool(_DEFINITION_PITFALL_RE.search(f"{criterion.label} {criterion.checks}"))
         spans.extend(claim.span for claim in doc.wrong_claims
                      if claim.kind != "definition" or about_terms)
+    if restated:
+        spans = [s for s in spans if _sentence_of(doc, s.start) not in restated]
+        sentences -= restated
     hit = bool(spans)
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
                        _dedupe(spans) if hit else [])

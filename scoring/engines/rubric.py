@@ -28,7 +28,7 @@ from scoring.engines.base import (
 )
 from scoring.engines.claims import question_alternatives
 from scoring.engines.clauses import MAX_NUMBERS, MAX_WORDS, Document, _sentence_of, analyse
-from scoring.engines.concepts import judge_concept, question_words
+from scoring.engines.concepts import judge_concept, question_words, restated_sentences
 from scoring.engines.evidence import REASONED_REFERENCE_WORDS, make_pattern, match_pattern
 from scoring.engines.feedback import calculation_feedback, check_feedback
 from scoring.engines.pitfalls import judge_pitfall
@@ -115,10 +115,13 @@ class RubricEngine:
         doc.implied = sorted([*doc.implied, *misquoted(doc, given)], key=lambda c: c.start)
         alternatives = question_alternatives(question.prompt)
         echoes = question_words(question.prompt, question.scenario)
+        # The question copied back states no point and commits no mistake.
+        restated = restated_sentences(doc, question.prompt, question.scenario)
+        tainted |= restated
         # Pitfalls first: a point made in the same sentence as a mistake earns nothing.
         for criterion in question.criteria:
             if criterion.kind == "pitfall":
-                by_key[criterion.key], sentences = judge_pitfall(doc, criterion)
+                by_key[criterion.key], sentences = judge_pitfall(doc, criterion, restated)
                 tainted |= sentences
                 if by_key[criterion.key].verdict == "made":
                     charged |= {_sentence_of(doc, span.start)

@@ -396,3 +396,21 @@ def test_a_version_said_of_the_rebuild_is_not_torchserves_version_management() -
               "TorchServe is much easier to operate day to day.")
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "torchserve-ops", answer) \
         not in CREDITED
+
+
+@pytest.mark.parametrize("slug", ["stripe-fraud-tensorrt-vs-torchserve",
+                                  "uber-weekly-model-release-train", "doordash-eta-canary",
+                                  "twilio-transcription-slis", "lyft-18ms-cpu-stack"])
+def test_the_question_copied_back_makes_no_point_and_no_mistake(slug: str) -> None:
+    question = bank_question(slug)
+    outcome = RubricEngine().score(question, f"So, to restate: {question.scenario} "
+                                             f"{question.prompt}")
+    assert [v.key for v in outcome.criteria if v.verdict in {"made", "partly"}] == []
+    assert outcome.total < 10
+
+
+def test_the_scenes_facts_used_in_the_candidates_own_sentence_still_count() -> None:
+    answer = ("At Stripe the fraud model sits in the payment authorization path, and every "
+              "model version needs the engine recompiled, which is 45 minutes of CI per "
+              "release, so I'd lean TorchServe unless retrains are rare.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "rebuild-cost", answer) in CREDITED
