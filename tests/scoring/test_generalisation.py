@@ -136,10 +136,12 @@ VALIDATION_7 = DATA / "validation-7-untouched.csv"
 VALIDATION_8 = DATA / "validation-8-untouched.csv"
 VALIDATION_9 = DATA / "validation-9-untouched.csv"
 VALIDATION_10 = DATA / "validation-10-untouched.csv"
+VALIDATION_11 = DATA / "validation-11-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
-    "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9")}
+    "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
+    "criteria-heldout-10")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -207,6 +209,15 @@ def test_the_sixth_rounds_graded_set_holds(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
+def test_the_seventh_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-11: never read; 0.871 with engine 2.3 and 2.4 alike (one answer graded below 4
+    # rated 4 each time).
+    eleventh = graded_set(VALIDATION_11, bundled_bank.slug)
+    assert eleventh["spearman"] >= 0.86
+    assert eleventh["graded_below_4_rated_4"] <= 1
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("name", "floors"), [
     # Floors a little below the figures at the end of the second round of issue 9.
     ("criteria-dev-2", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
@@ -255,13 +266,20 @@ def test_the_sixth_rounds_graded_set_holds(bundled_bank) -> None:
                             "evidence_precision": 0.95, "rating_qwk": 0.8,
                             "missed_credited_at_most": 0.11,
                             "dismissed_credited_at_most": 0.08}),
-    # The sixth round's held-out set: never read; engine 2.1 0.859 macro-F1, 0.62 kappa, 7
-    # graded 3.5 or below rated 4; engine 2.3 0.865, 0.67, 4.
-    ("criteria-heldout-9", {"concept_macro_f1": 0.86, "pitfall_recall": 0.75,
-                            "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.75,
-                            "evidence_precision": 0.95, "rating_qwk": 0.65,
-                            "missed_credited_at_most": 0.26,
-                            "dismissed_credited_at_most": 0.16}),
+    # The sixth round's held-out set: engine 2.1 0.859 macro-F1, 0.62 kappa, 7 graded 3.5 or
+    # below rated 4; engine 2.3 0.865, 0.67, 4; read in the seventh round (2.4: 0.942, 0.81, 1).
+    ("criteria-heldout-9", {"concept_macro_f1": 0.93, "pitfall_recall": 0.9,
+                            "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.85,
+                            "evidence_precision": 0.95, "rating_qwk": 0.8,
+                            "missed_credited_at_most": 0.1,
+                            "dismissed_credited_at_most": 0.05}),
+    # The seventh round's held-out set: never read; engine 2.3 0.870 macro-F1, 20.6% missed
+    # credited, 0.78 kappa; engine 2.4 0.883, 18.3%, 0.80 (2 graded 3.5 or below rated 4).
+    ("criteria-heldout-10", {"concept_macro_f1": 0.87, "pitfall_recall": 0.65,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.75,
+                             "evidence_precision": 0.94, "rating_qwk": 0.78,
+                             "missed_credited_at_most": 0.19,
+                             "dismissed_credited_at_most": 0.19}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
@@ -274,6 +292,6 @@ def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> 
     # held-out-6 measured 4 (5 with engine 1.7), then 3, now 1; held-out-7 10 with engine 2.0,
     # 9 with 2.1, 2 with 2.2 (hedged short answers and contradicted points block a 4);
     # held-out-8 4 with 2.1 and 2 with 2.2; held-out-9 7 with 2.1 and 4 with 2.2 and 2.3, over
-    # issue 9's target of 2 (said in the README).
-    ceiling = {"criteria-heldout-9": 4}.get(name, 2)
+    # issue 9's target of 2 (said in the README), 1 with 2.4 now that it has been read.
+    ceiling = 2
     assert report["graded_at_most_3_5_rated_4"] <= ceiling
