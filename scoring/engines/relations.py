@@ -748,7 +748,8 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
         return found
     ends = [end for _, end, _ in tools]
     for owner, regex in _ATTRIBUTES:
-        for match in regex.finditer(text):
+        matches = list(regex.finditer(text))  # found once, read both ways below
+        for match in matches:
             # The nearest tool named before the feature (a binary search: linear overall).
             at = bisect.bisect_right(ends, match.start())
             if not at:
@@ -763,7 +764,7 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
             if not owned and (_HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap)):
                 continue
             found.append(_claim(start, match.end(), sentence_of, "role"))
-        for match in regex.finditer(text):
+        for match in matches:
             # Said the other way round: "the 45 minute rebuild is a TorchServe thing".
             after = _OWNED_BY_RE.match(text, match.end())
             if after and _TOOL_OWNERS[after.group("tool").lower()] not in {owner, "triton"}:
