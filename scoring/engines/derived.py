@@ -288,17 +288,16 @@ def _rate_conversions(text: str, quantities: list[Quantity]) -> list[Calculation
 
 # "80 A100s at 400 W each is about 32 kW", "1,250 GPUs at $2 an hour is $2,500 an hour", "each
 # A100 draws about 400 W, so 80 of them are about 32 kW": a count times a per-item figure.
-_AT_EACH_RE = re.compile(r"^\s*(?:at|of|with|running\s+at|drawing|x|×|times)\s+"
-                         r"(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_ROUGHLY = r"(?:about\s+|around\s+|roughly\s+|~\s*)?"  # "is about 32 kW", "~3,333"
+_AT_EACH_RE = re.compile(r"^\s*(?:at|of|with|running\s+at|drawing|x|×|times)\s+" + _ROUGHLY + "$",
+                         re.IGNORECASE)
 _EACH_IS_RE = re.compile(r"^\s*(?:each|apiece|per\s+(?:gpu|card|node|a100|t4|h100|replica))?"
                          r"\s*,?\s*(?:is|=|comes\s+to|that's|so|gives|totals?|totalling|totaling|"
-                         r"for)\s+(?:a\s+total\s+of\s+|about\s+|around\s+|roughly\s+|~\s*)?$",
-                         re.IGNORECASE)
+                         r"for)\s+(?:a\s+total\s+of\s+)?" + _ROUGHLY + "$", re.IGNORECASE)
 _SO_COUNT_RE = re.compile(r"^[^.;:!?\n\d]{0,25}?\b(?:so|and|which\s+means)\s+(?:the\s+)?$",
                           re.IGNORECASE)
 _OF_THEM_RE = re.compile(r"^\s*(?:of\s+them|gpus|cards|a100s|t4s|h100s|nodes)?\s*(?:are|is|draw|"
-                         r"use|come\s+to|total|need|cost)\s+(?:about\s+|around\s+|roughly\s+|"
-                         r"~\s*)?$", re.IGNORECASE)
+                         r"use|come\s+to|total|need|cost)\s+" + _ROUGHLY + "$", re.IGNORECASE)
 
 
 def _products(text: str, quantities: list[Quantity]) -> list[Calculation]:
