@@ -165,6 +165,9 @@ TERM_REACH = 25  # characters from a wrong definition's start that hold the term
 _CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b", re.IGNORECASE)
 
 
+_ASIDE_CLOSED_RE = re.compile(r"\s*[—–]|\s+-\s")
+
+
 _POINTS_BACK_RE = re.compile(r"\s*(?:[\w']+\s+){0,3}?(?:it|that|this|them|which)\b",
                              re.IGNORECASE)
 
@@ -178,6 +181,10 @@ def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
     # after ";" that points back with "it" or "that" goes on with the wrong claim.
     while stop and stop.group() == ";" and _POINTS_BACK_RE.match(doc.text, stop.end(), end):
         stop = _CLAIM_END_RE.search(doc.text, stop.end(), end)
+    if _ASIDE_CLOSED_RE.match(doc.text, claim.end):
+        # "a circuit breaker - by that I mean batching - and a budget per stage": the dash
+        # closes the aside, and what follows is said in the candidate's own right.
+        return claim.end
     return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
 
 
@@ -207,8 +214,22 @@ def _without_wrong_claims(doc: Document,
     spans = _dedupe([claim.span for _, _, claims in nearby for claim in claims])
     defined_wrong = any(_states_wrongly(claim, span)
                         for _, m, claims in nearby for claim in claims for span in m.spans)
+    # "I'd go with 15ms p99. ... p99 is the average over the fastest 99 percent": what is left
+    # elsewhere is only the term the candidate has just defined wrongly, which names the point
+    # without knowing it.
+    terms = {_defined_term(doc, claim) for _, _, claims in nearby for claim in claims
+             if claim.kind == "definition"}
+    if terms - {""} and kept and all(doc.text[s.start : s.end].lower() in terms
+                                     for _, m in kept for s in m.spans):
+        defined_wrong, kept = True, []
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
+
+
+def _defined_term(doc: Document, claim: WrongClaim) -> str:
+    """The first word of a wrong definition: the term it defines ("p99", "jitter")."""
+    word = re.match(r"[\w-]+", doc.text[claim.span.start : claim.span.end])
+    return word.group().lower() if word else ""
 
 
 def _states_wrongly(claim: WrongClaim, span: Span) -> bool:

@@ -129,10 +129,21 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         end = _CLAUSE_END_RE.search(text, match.end())
         rest = text[match.end() : min(end.start() if end else len(text), match.end() + 80)]
         other = re.search(r"\bp(\d{2}(?:\.\d+)?)\b", rest, re.IGNORECASE)
-        if other is None or other.group(1) == match.group("n"):
+        if other is None:
+            # "p99 means 99% ..., p95 means 95%, so p95 is the stricter one": the other
+            # percentile named earlier in the sentence.
+            opening = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start()))
+            earlier = re.findall(r"\bp(\d{2}(?:\.\d+)?)\b", text[opening + 1 : match.start()],
+                                 re.IGNORECASE)
+            others = [n for n in earlier if n != match.group("n")]
+            other_number = others[-1] if len(set(others)) == 1 else None
+        else:
+            other_number = other.group(1)
+        if other_number is None or other_number == match.group("n"):
             continue
-        a, b = float(match.group("n")), float(other.group(1))
-        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster", "looser"}
+        a, b = float(match.group("n")), float(other_number)
+        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster", "looser",
+                                                    "easier"}
         if (a > b and says_lower) or (a < b and not says_lower):
             found.append(_claim(match.start(), match.end(), sentence_of, "percentile"))
     return found
@@ -142,8 +153,9 @@ _ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|n
                               re.IGNORECASE)
 _PERCENTILE_SUPERLATIVE_RE = re.compile(
     r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|by\s+definition\s+)?"
-    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower|stricter|looser)\s+"
-    r"(?:number|value|one|figure|percentile|of\s+the\s+two)\b",
+    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower|stricter|looser|tighter|"
+    r"harder|easier)\s+"
+    r"(?:number|value|one|figure|percentile|of\s+the\s+two|bar|target)\b",
     re.IGNORECASE)
 
 
@@ -377,6 +389,9 @@ class TermSense:
     term: str  # regex for the term
     wrong: str  # regex for what a wrong definition says
     right: str  # regex for what a right definition says (vetoes the wrong mark)
+    # More marks of the right sense, heard in a gloss ("jitter, by which I mean the p99 minus
+    # the p50"); a gloss with none of `right` or `meaning` is a wrong definition.
+    meaning: str = ""
 
 
 TERM_SENSES: tuple[TermSense, ...] = (
@@ -445,9 +460,14 @@ TERM_SENSES: tuple[TermSense, ...] = (
     # "the cache hit rate, meaning how many queries per second hit the JIT compiler": a rate
     # of traffic, not the share of lookups the cache answers.
     TermSense(r"(?:cache\s+)?hit\s+(?:rate|ratio)",
-              r"per second|qps|rps|throughput|load|volume|hit the (?:\w+ )?compiler",
-              r"fraction|share|percent\w*|ratio|proportion|%|out of|from (?:the )?cache|"
-              r"in (?:the )?cache|cached|reus\w*|already compiled|skip\w*"),
+              r"per second|qps|rps|throughput|load|volume|hit the (?:\w+ )?compiler|"
+              # "the fraction of requests that hit the 80ms threshold": a share of slow calls.
+              r"(?:hit|cross|exceed|breach)\w* (?:the |our |an? )?(?:\d+\s?ms )?(?:threshold|"
+              r"limit|slo|deadline)|slow (?:requests|calls|queries)|(?:over|above) \d+\s?ms",
+              r"from (?:the )?cache|in (?:the )?cache|cached|reus\w*|already compiled|skip\w*|"
+              r"(?:without|no|not) (?:a )?(?:re-?)?compil\w*|found|served from|warm",
+              meaning=r"how often|already|hit\w* (?:the )?cache|fraction|share|percent\w*|"
+                      r"proportion|out of"),
     # "78% memory utilization means the cards are computing 78% of the time": that is compute
     # utilization; memory utilization is how much of the card's memory is in use.
     TermSense(r"(?:gpu\s+)?memory\s+utili[sz]ation|memory\s+util",
@@ -472,16 +492,20 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"real[- ]time factor|rtf",
               r"(?:above|over|greater than|more than|at least|exceed\w*)\s+(?:1|one)\b(?![.,]\d)",
               r"(?:below|under|less than)\s+(?:1|one)\b|<\s*1\b|alert|page|falling behind|"
-              r"bad|problem|behind"),
+              r"bad|problem|behind",
+              meaning=r"process\w*|comput\w*|divided|ratio|relative|over the|audio (?:length|"
+                      r"duration|seconds?)|per second of audio|/"),
     TermSense(r"jitter",
               r"(?:total|overall|end-to-end|average|mean|typical)\s+(?:[\w-]+\s+){0,2}?"
               r"(?:time|latency|delay)|throughput|packet loss",
               r"variation|variance|varies|vary\w*|spread|fluctuat\w*|inconsisten\w*|"
-              r"differen\w*|swing|unpredictab\w*|std|deviation|irregular"),
+              r"differen\w*|swing|unpredictab\w*|std|deviation|irregular",
+              meaning=r"swing\w*|minus|gap|range|jump\w*|wobbl\w*|steady|consisten\w*|smooth\w*"),
     TermSense(r"dynamic\s+batch(?:ing|er)?",
               r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
-              r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?",
+              r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?|"
+              r"between (?:the |two |model )*versions",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
               r"batch size|max (?:batch )?delay"),
@@ -489,8 +513,13 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
               r"re-?point\w*|point (?:it|the tag) (?:at|to)|per environment|"
-              r"mutable|latest",
-              r"never|once pushed|pinned|unique|fixed forever|forever|permanent\w*"),
+              r"mutable|latest|(?:one|a single) tag (?:per|for (?:each|every|the))|"
+              r"(?:ci|we|pipeline) (?:just |simply )?(?:moves?|updates?|bumps?) it|stable\b",
+
+              r"never (?:chang\w*|mov\w*|re-?point\w*|re-?us\w*|overwrit\w*|mutat\w*|"
+              r"modif\w*|updat\w*|touch\w*)|never point\w*|once pushed|pinned|unique|"
+              r"fixed forever|forever|permanent\w*|(?:new|own|fresh) tag|(?:every|each) build|"
+              r"sha|build (?:id|number)|never\W{1,2}latest"),
     TermSense(r"data[- ]plane(?:\s+(?:rollbacks?|roll\s*backs?|reverts?|switch(?:back)?))?",
               r"restor\w*|snapshot\w*|backups?|databases?|re-?deploy\w*|git(?:\s+repo\w*)?|"
               r"commits?|controllers?|"
@@ -546,7 +575,9 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"previous (?:version|build|image|tag|model version)|last (?:good|known)|"
               r"known[- ]good|registry|pointer|repoint\w*|switch\w*|traffic|weights?|pinned|tag|"
               r"stored|"
-              r"already (?:built|stored)"),
+              r"already (?:built|stored)",
+              meaning=r"back to|previous|last|old(?:er)?|prior|v\d+|earlier|revert\w*|undo\w*|"
+                      r"restor\w*"),
     # "prediction drift, which I'd define as the p99 latency drifting upward": drift is a change
     # in what the model sees or says, not in how fast it runs.
     TermSense(r"(?:prediction|model|data|feature|concept)\s+drift",
@@ -566,8 +597,17 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"reference|labell?ed|transcri\w*|misheard|share|fraction|percent\w*"),
     # Written ahead of any answer that needed them: the subject's terms as candidates misuse
     # them, each with the marks of a right definition that veto the wrong ones.
+    # "statistically significant, which to me means making the gate stricter": significance is
+    # about telling a real difference from noise, not about how tight the threshold is.
+    TermSense(r"statistical(?:ly)?\s+significan\w*|significance",
+              r"strict\w*|tight\w*|smaller (?:threshold|gate|margin)|lower (?:threshold|gate)|"
+              r"(?:big|large|huge)\w* (?:difference|gap|regression|jump)|obvious|visible on",
+              r"chance|noise|noisy|random\w*|confiden\w*|p[- ]?values?|samples?|variance|real\b|"
+              r"luck\w*|enough (?:data|traffic|requests|samples|users)|tests?\b|t-test|"
+              r"interval|fluke|not just|error bars?|power"),
     TermSense(r"circuit[- ]breakers?",
-              r"retr(?:y|ies|ying)\w*|until (?:it|we) gets?|keeps? trying|wait\w* (?:for|until)",
+              r"retr(?:y|ies|ying)\w*|until (?:it|we) gets?|keeps? trying|wait\w* (?:for|until)|"
+              r"batch\w*|group\w* (?:the )?requests|queue\w*|more (?:replicas|gpus|capacity)",
               r"stop\w*|open\w*|trip\w*|fail\w* fast|shed\w*|fallback|default|skip\w*|"
               r"short-?circuit\w*|cut\w* off"),
     TermSense(r"fallbacks?(?:\s+(?:scores?|rankings?|path|model))?",
@@ -580,7 +620,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"how busy|(?:capacity|memory|compute) (?:we|you) (?:already )?(?:use|used|consume)|"
               r"(?:the )?utili[sz]ation (?:itself|level)",
               r"spare|left|unused|room|buffer|extra|free|slack|above|margin|before|reserve\w*|"
-              r"over-?provision\w*|growth|spikes?"),
+              r"over-?provision\w*|growth|spikes?",
+              meaning=r"gap|capacity|peak|can (?:take|handle|absorb)|unused|limit"),
     TermSense(r"throughput",
               r"how (?:long|fast) (?:a|one|each|a single) (?:request|call|query)|per[- ]request "
               r"(?:time|latency)|latency of (?:a|each|one)",
@@ -638,7 +679,7 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"as),?|\s+as\s+|"
             # "burn rate, which I take to mean ...", "which I'd define as ...".
             r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define|measure|"
-            r"track|treat|count)\s+"
+            r"track|treat|count|think\s+of|see|describe)\s+"
             r"(?:to\s+mean|as)|"
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
@@ -651,7 +692,8 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        # "Memory fragmentation on TorchServe is when ...".
-                       rf"(?:\s+(?:on|in|with|under)\s+(?:tensorrt|torchserve|triton|gpus?))?"
+                       rf"(?:\s+(?:on|in|with|under)\s+(?:tensorrt|torchserve|triton|gpus?|"
+                       rf"argo(?:\s+cd)?|istio|kubernetes|k8s|prometheus))?"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well|alerts?|alerting|"
                        rf"metrics?|panels?|dashboards?|numbers?|signals?))?\s*"
                        # "Jitter is also important - by that I mean ...".
@@ -663,6 +705,45 @@ _DEFINITION_RES = tuple(
     for sense in TERM_SENSES)
 _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather than|instead of)"
                                    r"\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+# The candidate's own gloss, flagged as such: "burn rate, by which I mean ...", "a bake, as I
+# understand it, is ...", "immutable tags. To me that means ...". A gloss that says none of
+# what the term means (no right mark) is a wrong definition even without a known wrong sense:
+# the candidate has said what they take the word to mean, and it is not that.
+_GLOSS = (r"(?:\s*[-—(,]\s*|\s+)by\s+(?:which|that|this|it)\s+(?:i|we)\s+mean|"
+          r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:think\s+of|take|understand|define|read)"
+          r"\s+(?:to\s+mean|as)|"
+          r",\s*(?:which,?\s+)?(?:as\s+(?:i|we)\s+(?:understand|think\s+of|see)\s+it|to\s+me|for\s+me)"
+          r",?\s+(?:is|are|means?)|"
+          r"['’\"”]?\.\s+(?:to\s+me,?\s+(?:that|this|it)\s+means|by\s+(?:that|this)\s+(?:i|we)\s+mean|"
+          r"what\s+(?:i|we)\s+mean\s+(?:by\s+(?:that|this|it)\s+)?is)")
+_GLOSS_RES = tuple(
+    (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
+                       # "a circuit breaker on the model - by that I mean ...".
+                       rf"(?:\s+(?:on|in|for|around|at)\s+(?:the\s+|each\s+|every\s+)?\w+)?"
+                       rf"(?:{_GLOSS}):?"
+                       rf"(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{8,140}})", re.IGNORECASE))
+    for sense in TERM_SENSES)
+
+
+def wrong_glosses(text: str, sentence_of) -> list[WrongClaim]:
+    """A term glossed in the candidate's own flagged words with no mark of its right sense."""
+    found: list[WrongClaim] = []
+    lowered = text.lower()
+    for sense, regex in _GLOSS_RES:
+        if not re.search(sense.term, lowered):
+            continue
+        for match in regex.finditer(text):
+            body = re.split(r"\s[-–]\s|,\s*so\b", match.group("body"), maxsplit=1)[0]
+            marks = f"{sense.right}|{sense.meaning}" if sense.meaning else sense.right
+            if re.search(rf"(?<!\w)(?:{marks})(?!\w)", body, re.IGNORECASE):
+                continue
+            if _DEFINITION_DENIAL_RE.search(body[:12]):
+                continue
+            found.append(_claim(match.start(), match.start("body") + len(body), sentence_of,
+                                "definition"))
+    return found
 
 
 def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
@@ -685,6 +766,7 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
                 continue  # "fragmentation is not a leak"
             end = match.start("body") + wrong.end()
             found.append(_claim(match.start(), end, sentence_of, "definition"))
+    found += wrong_glosses(text, sentence_of)
     # One wrong definition read by two senses ("a data-plane rollback means restoring the
     # database" is wrong for both terms) is one claim.
     kept: list[WrongClaim] = []
