@@ -51,6 +51,8 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec,
             spans.append(claim.span)
     if _about_dismissals(criterion):
         for figure in dismissed_figures(doc, criterion):
+            if said_against(doc, Span(figure.start, figure.end)):
+                continue  # "remote 200us eval per request is too costly": the cost is taken
             sentences.add(_sentence_of(doc, figure.start))
             spans.append(Span(figure.start, figure.end))
     for span in committed_in_own_words(doc, criterion):
@@ -90,6 +92,14 @@ _COMPARED_AGAINST_RE = re.compile(
 
 
 CRITIQUE_OPENING = 60  # characters of a sentence where a critique frame opens it
+# "(remote 200us eval per request is too costly at high QPS)", "asking a remote flag service
+# on each request burns a lot of CPU at this volume": the mistake named, then condemned.
+_CONDEMNED_AFTER_RE = re.compile(
+    r"^[^.;!?]{0,80}?\b(?:(?:way\s+|far\s+|much\s+)?too\s+(?:costly|expensive|slow|much|heavy|"
+    r"risky)|(?:would\s+be|is|'s|are)\s+(?:a\s+|the\s+)?(?:(?:big|real|classic)\s+)?(?:mistake|"
+    r"bad\s+idea|trap|waste)|wasteful|unacceptable|(?:doesn't|does\s+not|won't|will\s+not|"
+    r"wouldn't)\s+scale|burns?\s+(?:a\s+lot|too\s+much|lots)|adds?\s+up\s+(?:fast|quickly)|"
+    r"(?:can't|cannot)\s+afford)\b", re.IGNORECASE)
 
 
 def said_against(doc: Document, span: Span) -> bool:
@@ -101,7 +111,9 @@ def said_against(doc: Document, span: Span) -> bool:
     before = doc.text[start : span.start]
     # A form found over a whole sentence opens with its frame, if it has one.
     opening = doc.text[start : max(span.start, min(span.end, start + CRITIQUE_OPENING))]
-    return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:]))
+    after = doc.text[span.end : doc.sentences[sentence].end]
+    return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:])
+                or _CONDEMNED_AFTER_RE.search(after))
 
 
 _DISMISSAL_PITFALL_RE = re.compile(r"\b(?:dismiss\w*|wav\w* (?:it |them )?away|"

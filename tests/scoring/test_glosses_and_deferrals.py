@@ -149,3 +149,24 @@ def test_a_point_put_off_or_parked_is_not_made(slug: str, key: str, waved: str,
                                                kept: str) -> None:
     assert verdict(slug, key, waved) not in CREDITED
     assert verdict(slug, key, kept) in CREDITED
+
+
+@pytest.mark.parametrize(("condemned", "committed"), [
+    ("Per-segment kill switch with flag state cached in-process and pushed updates (remote "
+     "200us eval per request is too costly at high QPS).",
+     "Per-segment kill switch; the 200us flag check is negligible, so I'd call the service "
+     "every time."),
+    ("Calling the flag service per request would be a mistake at this QPS, so I'd cache flags "
+     "locally.",
+     "Calling the flag service per request is fine at this QPS, so no need to cache flags."),
+    ("For emergencies, an off switch per segment. Asking a remote flag service costs ~0.2ms on "
+     "each request and burns a lot of CPU at this volume, so each server holds the switch "
+     "states in memory.",
+     "For emergencies, an off switch per segment. I'd just ask the flag server on every "
+     "request, it's only 10ms of CPU."),
+])
+def test_a_mistake_named_and_then_condemned_is_not_committed(condemned: str,
+                                                            committed: str) -> None:
+    key = "remote-flag-every-request"
+    assert verdict("robinhood-bad-model-blast-radius", key, condemned) == "missed"
+    assert verdict("robinhood-bad-model-blast-radius", key, committed) == "made"
