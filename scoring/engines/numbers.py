@@ -61,10 +61,14 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _SCALE = r"k|K|thousand|M|million|mn|B|bn|billion"
 _UNIT_ALTS = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 
+_TIME_ALTS = "|".join(re.escape(u) for u in sorted(
+    (u for u in _UNITS if _UNITS[u][0] == "s" and len(u) > 1), key=len, reverse=True))
+
 _QUANTITY_RE = re.compile(
     rf"(?<![\w.,])(?P<cur>[$€£])?(?P<a>{_NUMBER})(?:\s?(?P<sa>{_SCALE})(?![A-Za-z]))?"
     rf"(?:\s?(?:-|–|—|to)(?!>)\s?[$€£]?(?P<b>{_NUMBER})(?:\s?(?P<sb>{_SCALE})(?![A-Za-z]))?)?"
-    rf"(?:(?P<sp>\s?)(?P<unit>(?i:{_UNIT_ALTS})))?"
+    # "a 15-minute bake", "the 5-minute window": a time unit joined by a hyphen.
+    rf"(?:(?:(?P<sp>\s?)|-(?=(?i:{_TIME_ALTS})(?![A-Za-z0-9])))(?P<unit>(?i:{_UNIT_ALTS})))?"
     r"(?![A-Za-z0-9])"
 )
 # What makes a quantity a rate or a per-unit figure: "QPS per GPU", "QPS/GPU", "% per hour",

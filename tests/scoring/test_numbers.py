@@ -12,6 +12,7 @@ from scoring.engines.numbers import (
 )
 from scoring.engines.rubric import RubricEngine
 from tests.scoring.test_engines import bank_question
+from tests.scoring.test_features_and_senses import verdict
 
 
 def only(text: str):
@@ -225,3 +226,19 @@ def test_a_breakdown_said_to_add_up_to_a_bare_total_is_checked_in_its_own_unit()
              "model 4ms (about 2ms of which is launch overhead), postprocess 1ms. That adds up "
              "to the 15, so we keep our 5ms margin.")
     assert find_sum_claims(right) == []
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("a 15-minute bake", 900.0), ("the 5-minute sync window", 300.0),
+    ("a 45-minute rebuild", 2700.0), ("a 24-hour soak", 86400.0), ("a 200-ms timeout", 0.2),
+])
+def test_a_time_unit_joined_by_a_hyphen_is_the_figures_unit(text: str, seconds: float) -> None:
+    (quantity,) = find_quantities(text)
+    assert quantity.unit == "s" and quantity.value == pytest.approx(seconds)
+
+
+def test_a_figure_in_seconds_does_not_match_a_phrase_in_minutes() -> None:
+    # The bank's "15-minute" phrase is not said by "every 15 seconds ... a minute or two".
+    answer = ("I'd send 5% of traffic to the new model. Prometheus scrapes every 15 seconds, so "
+              "within a minute or two you can see whether errors moved.")
+    assert verdict("doordash-eta-canary", "bake-window", answer) == "missed"
