@@ -170,3 +170,17 @@ def test_a_mistake_named_and_then_condemned_is_not_committed(condemned: str,
     key = "remote-flag-every-request"
     assert verdict("robinhood-bad-model-blast-radius", key, condemned) == "missed"
     assert verdict("robinhood-bad-model-blast-radius", key, committed) == "made"
+
+
+@pytest.mark.parametrize(("answer", "credited"), [
+    ("A T4 gets about 120 tokens/s for a 3B model. With ~10 output tokens per request that's 12 "
+     "requests per second per card, so 30,000 / 12 = 2,500 T4s.", False),
+    ("At 120 tokens/s and 10 tokens generated per request, each T4 serves 12 requests a "
+     "second, so 2,500 T4s, 3,000 with 20% on top.", False),
+    ("I'd confirm tokens per request and the latency SLO first. At 10 tokens and 120 tokens/s "
+     "per T4 that's 12 requests a second each, so 2,500 T4s.", True),
+    ("Before any math: what latency do they need, and how many tokens does a request generate? "
+     "Taking 10 tokens, each T4 serves 12 requests a second, so 2,500 T4s.", True),
+])
+def test_naming_the_quantities_is_not_asking_for_them(answer: str, credited: bool) -> None:
+    assert (verdict("amazon-t4-3b-30k-qps", "clarify", answer) in CREDITED) is credited
