@@ -321,6 +321,14 @@ _TURNED_FACTS = (
                r"immediately|right\s+away)\b|"
                r"\b(?:tensorrt|trt)\b[^.;]{0,40}?\b(?:change|vary|any)\s+(?:the\s+)?(?:input\s+)?"
                r"shapes?\s+(?:freely|at\s+will|whenever)", re.IGNORECASE),
+    # "batching mostly affects the average, so the p99 won't move much": a batch's wait and
+    # longer run land on every request in it, the tail first.
+    re.compile(r"\bbatch\w*\b[^.;]{0,40}?\b(?:mostly|only|just|mainly|largely)\s+(?:affects?|"
+               r"moves?|hits?|changes?|touches|shifts?|raises?)\s+(?:the\s+)?(?:average|mean|"
+               r"median|p50)\b|"
+               r"\bbatch\w*\b[^.;]{0,60}?\b(?:won't|doesn't|does\s+not|will\s+not|shouldn't|"
+               r"never)\s+(?:really\s+)?(?:move|touch|affect|change|hurt|raise)\s+(?:the\s+|our\s+)?"
+               r"(?:p99|p95|tail)\b", re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engines.relations import reversed_percentiles, wrong_definitions, wrong_glosses
+from scoring.engines.relations import (
+    reversed_percentiles,
+    turned_facts,
+    wrong_definitions,
+    wrong_glosses,
+)
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 
 WRONG_GLOSSES = [
@@ -184,3 +189,14 @@ def test_a_mistake_named_and_then_condemned_is_not_committed(condemned: str,
 ])
 def test_naming_the_quantities_is_not_asking_for_them(answer: str, credited: bool) -> None:
     assert (verdict("amazon-t4-3b-30k-qps", "clarify", answer) in CREDITED) is credited
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("Batching mostly affects the average, so I don't expect the p99 to move much.",
+     "Batching raises the average a little and the p99 more, since every request waits."),
+    ("Going to 16 raises throughput, and a bigger batch won't move the p99 much.",
+     "Going to 16 raises throughput, but a bigger batch will move the p99 up."),
+])
+def test_batching_said_to_spare_the_tail_is_turned_round(wrong: str, right: str) -> None:
+    assert claimed(turned_facts, wrong)
+    assert not claimed(turned_facts, right)
