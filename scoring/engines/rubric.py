@@ -88,7 +88,7 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.4"  # 2.4: concessions, hedged definitions; 2.3: band edges 45/70/90
+    version = "2.5"  # 2.5: glosses, condemned mistakes; 2.4: concessions, hedged definitions
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
