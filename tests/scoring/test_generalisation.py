@@ -141,11 +141,12 @@ VALIDATION_8 = DATA / "validation-8-untouched.csv"
 VALIDATION_9 = DATA / "validation-9-untouched.csv"
 VALIDATION_10 = DATA / "validation-10-untouched.csv"
 VALIDATION_11 = DATA / "validation-11-untouched.csv"
+VALIDATION_12 = DATA / "validation-12-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
     "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
-    "criteria-heldout-10")}
+    "criteria-heldout-10", "criteria-heldout-11")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -214,11 +215,21 @@ def test_the_sixth_rounds_graded_set_holds(bundled_bank) -> None:
 
 @pytest.mark.django_db
 def test_the_seventh_rounds_graded_set_holds(bundled_bank) -> None:
-    # validation-11: never read; 0.871 with engine 2.3 and 2.4 alike (one answer graded below 4
-    # rated 4 each time).
+    # validation-11: 0.871 with engine 2.3 and 2.4 alike (one answer graded below 4 rated 4
+    # each time); read in the eighth round, 0.963 with 2.5 (a terse answer that condemned the
+    # remote flag call had been charged the pitfall and scored 0).
     eleventh = graded_set(VALIDATION_11, bundled_bank.slug)
-    assert eleventh["spearman"] >= 0.86
+    assert eleventh["spearman"] >= 0.95
     assert eleventh["graded_below_4_rated_4"] <= 1
+
+
+@pytest.mark.django_db
+def test_the_eighth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-12: never read; 0.798 with engine 2.4, 0.810 with 2.5 (one answer graded below
+    # 4 rated 4 each time).
+    twelfth = graded_set(VALIDATION_12, bundled_bank.slug)
+    assert twelfth["spearman"] >= 0.8
+    assert twelfth["graded_below_4_rated_4"] <= 1
 
 
 @pytest.mark.django_db
@@ -277,13 +288,21 @@ def test_the_seventh_rounds_graded_set_holds(bundled_bank) -> None:
                             "evidence_precision": 0.95, "rating_qwk": 0.8,
                             "missed_credited_at_most": 0.1,
                             "dismissed_credited_at_most": 0.05}),
-    # The seventh round's held-out set: never read; engine 2.3 0.870 macro-F1, 20.6% missed
-    # credited, 0.78 kappa; engine 2.4 0.883, 18.3%, 0.80 (2 graded 3.5 or below rated 4).
-    ("criteria-heldout-10", {"concept_macro_f1": 0.87, "pitfall_recall": 0.65,
+    # The seventh round's held-out set: engine 2.3 0.870 macro-F1, 20.6% missed credited, 0.78
+    # kappa; engine 2.4 0.883, 18.3%, 0.80 (2 graded 3.5 or below rated 4); read in the eighth
+    # round (2.5: 0.917, 9.9%, 0.84; dismissed credited 18.8% -> 6.3%).
+    ("criteria-heldout-10", {"concept_macro_f1": 0.91, "pitfall_recall": 0.65,
                              "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.75,
-                             "evidence_precision": 0.94, "rating_qwk": 0.78,
-                             "missed_credited_at_most": 0.19,
-                             "dismissed_credited_at_most": 0.19}),
+                             "evidence_precision": 0.94, "rating_qwk": 0.82,
+                             "missed_credited_at_most": 0.11,
+                             "dismissed_credited_at_most": 0.07}),
+    # The eighth round's held-out set: never read; engine 2.4 0.867 macro-F1, 21.8% missed
+    # credited, 25.9% dismissed credited, 0.81 kappa; engine 2.5 0.870 and the rest unchanged.
+    ("criteria-heldout-11", {"concept_macro_f1": 0.86, "pitfall_recall": 0.7,
+                             "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.95,
+                             "evidence_precision": 0.92, "rating_qwk": 0.79,
+                             "missed_credited_at_most": 0.23,
+                             "dismissed_credited_at_most": 0.27}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
