@@ -166,6 +166,7 @@ _CLAIM_END_RE = re.compile(r";|\b(?:but|however|whereas|although|though|while)\b
 
 
 _ASIDE_CLOSED_RE = re.compile(r"\s*[—–]|\s+-\s")
+_ASIDE_OPENED_RE = re.compile(r"[—–]|\s-\s")
 
 
 _POINTS_BACK_RE = re.compile(r"\s*(?:[\w']+\s+){0,3}?(?:it|that|this|them|which)\b",
@@ -181,9 +182,12 @@ def _claim_reach(doc: Document, claim: Span, sentence: int) -> int:
     # after ";" that points back with "it" or "that" goes on with the wrong claim.
     while stop and stop.group() == ";" and _POINTS_BACK_RE.match(doc.text, stop.end(), end):
         stop = _CLAIM_END_RE.search(doc.text, stop.end(), end)
-    if _ASIDE_CLOSED_RE.match(doc.text, claim.end):
+    opening = doc.sentences[sentence].start if 0 <= sentence < len(doc.sentences) else 0
+    if _ASIDE_CLOSED_RE.match(doc.text, claim.end) \
+            and _ASIDE_OPENED_RE.search(doc.text, opening, claim.end):
         # "a circuit breaker - by that I mean batching - and a budget per stage": the dash
-        # closes the aside, and what follows is said in the candidate's own right.
+        # closes the aside the claim sits in, and what follows is said in the candidate's own
+        # right.
         return claim.end
     return max(claim.end + WRONG_CLAIM_REACH, stop.start() if stop else end)
 

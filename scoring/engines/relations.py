@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoring.engines.base import Span
@@ -126,13 +127,15 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
     for match in _PERCENTILE_SUPERLATIVE_RE.finditer(text):
         # "p99 is always the smaller number, the p95 sits above it": the order against the
         # other percentile named in the same sentence.
-        end = _CLAUSE_END_RE.search(text, match.end())
-        rest = text[match.end() : min(end.start() if end else len(text), match.end() + 80)]
+        end = _CLAUSE_END_RE.search(text, match.end(), match.end() + 80)
+        rest = text[match.end() : end.start() if end else match.end() + 80]
         other = re.search(r"\bp(\d{2}(?:\.\d+)?)\b", rest, re.IGNORECASE)
         if other is None:
             # "p99 means 99% ..., p95 means 95%, so p95 is the stricter one": the other
             # percentile named earlier in the sentence.
-            opening = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start()))
+            reach = max(0, match.start() - PERCENTILE_LOOK_BACK)
+            opening = max(text.rfind(". ", reach, match.start()),
+                          text.rfind("\n", reach, match.start()), reach - 1)
             earlier = re.findall(r"\bp(\d{2}(?:\.\d+)?)\b", text[opening + 1 : match.start()],
                                  re.IGNORECASE)
             others = [n for n in earlier if n != match.group("n")]
@@ -149,6 +152,7 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+PERCENTILE_LOOK_BACK = 200  # characters before "p95 is the stricter one" to find the other
 _ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|no)\b",
                               re.IGNORECASE)
 _PERCENTILE_SUPERLATIVE_RE = re.compile(
@@ -323,12 +327,16 @@ _TURNED_FACTS = (
                r"shapes?\s+(?:freely|at\s+will|whenever)", re.IGNORECASE),
     # "batching mostly affects the average, so the p99 won't move much": a batch's wait and
     # longer run land on every request in it, the tail first.
-    re.compile(r"\bbatch\w*\b[^.;]{0,40}?\b(?:mostly|only|just|mainly|largely)\s+(?:affects?|"
-               r"moves?|hits?|changes?|touches|shifts?|raises?)\s+(?:the\s+)?(?:average|mean|"
-               r"median|p50)\b|"
-               r"\bbatch\w*\b[^.;]{0,60}?\b(?:won't|doesn't|does\s+not|will\s+not|shouldn't|"
-               r"never)\s+(?:really\s+)?(?:move|touch|affect|change|hurt|raise)\s+(?:the\s+|our\s+)?"
-               r"(?:p99|p95|tail)\b", re.IGNORECASE),
+    # (Not a batch job, a capped batch delay, nor batching turned off.)
+    re.compile(r"(?<!offline\s)(?<!nightly\s)(?<!without\s)(?<!no\s)\bbatch(?:ing|es)?\b"
+               r"(?!\s+(?:scor\w*|jobs?|delay|window|wait|timeout|pipelines?|inference|runs?)\b)"
+               r"[^.;,]{0,40}?\b(?:mostly|only|just|mainly|largely)\s+(?:affects?|moves?|hits?|"
+               r"changes?|touches|shifts?|raises?)\s+(?:the\s+)?(?:average|mean|median|p50)\b"
+               r"(?!\s+(?:cost|price|spend))|"
+               r"(?<!offline\s)(?<!nightly\s)(?<!without\s)(?<!no\s)\b(?:bigger|larger|more)\s+"
+               r"batch(?:ing|es)?\b[^.;,]{0,30}?\b(?:won't|doesn't|does\s+not|will\s+not|"
+               r"shouldn't|never)\s+(?:really\s+)?(?:move|touch|affect|change|hurt|raise)\s+"
+               r"(?:the\s+|our\s+)?(?:p99|p95|tail)\b", re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
@@ -472,10 +480,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               # "the fraction of requests that hit the 80ms threshold": a share of slow calls.
               r"(?:hit|cross|exceed|breach)\w* (?:the |our |an? )?(?:\d+\s?ms )?(?:threshold|"
               r"limit|slo|deadline)|slow (?:requests|calls|queries)|(?:over|above) \d+\s?ms",
-              r"from (?:the )?cache|in (?:the )?cache|cached|reus\w*|already compiled|skip\w*|"
+              r"fraction|share|percent\w*|ratio|proportion|%|out of|from (?:the )?cache|"
+              r"in (?:the )?cache|cached|reus\w*|already compiled|skip\w*|"
               r"(?:without|no|not) (?:a )?(?:re-?)?compil\w*|found|served from|warm",
-              meaning=r"how often|already|hit\w* (?:the )?cache|fraction|share|percent\w*|"
-                      r"proportion|out of"),
+              meaning=r"how often|already|hit\w* (?:the )?cache"),
     # "78% memory utilization means the cards are computing 78% of the time": that is compute
     # utilization; memory utilization is how much of the card's memory is in use.
     TermSense(r"(?:gpu\s+)?memory\s+utili[sz]ation|memory\s+util",
@@ -516,7 +524,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"between (?:the |two |model )*versions",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
-              r"batch size|max (?:batch )?delay"),
+              r"batch size|max (?:batch )?delay",
+              meaning=r"hold\w*|form\w* (?:a )?batch|batch(?:es)? up|up to|\d+\s?ms"),
     TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
               r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
@@ -617,7 +626,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"retr(?:y|ies|ying)\w*|until (?:it|we) gets?|keeps? trying|wait\w* (?:for|until)|"
               r"batch\w*|group\w* (?:the )?requests|queue\w*|more (?:replicas|gpus|capacity)",
               r"stop\w*|open\w*|trip\w*|fail\w* fast|shed\w*|fallback|default|skip\w*|"
-              r"short-?circuit\w*|cut\w* off"),
+              r"short-?circuit\w*|cut\w* off",
+              meaning=r"return\w*|instead|cached|serv\w*|errors?|fail\w*|too many"),
     TermSense(r"fallbacks?(?:\s+(?:scores?|rankings?|path|model))?",
               r"retr(?:y|ies|ying)\w* (?:on )?(?:another|a different|the same) (?:replica|pod|node|"
               r"server)|wait\w* (?:for|until) (?:the|a) (?:real|proper|full) "
@@ -722,10 +732,18 @@ _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather t
 _GLOSS = (r"(?:\s*[-—(,]\s*|\s+)by\s+(?:which|that|this|it)\s+(?:i|we)\s+mean|"
           r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:think\s+of|take|understand|define|read)"
           r"\s+(?:to\s+mean|as)|"
-          r",\s*(?:which,?\s+)?(?:as\s+(?:i|we)\s+(?:understand|think\s+of|see)\s+it|to\s+me|for\s+me)"
+          r",\s*(?:which,?\s+)?as\s+(?:i|we)\s+(?:understand|think\s+of|see)\s+it"
           r",?\s+(?:is|are|means?)|"
-          r"['’\"”]?\.\s+(?:to\s+me,?\s+(?:that|this|it)\s+means|by\s+(?:that|this)\s+(?:i|we)\s+mean|"
+          # Not "X, to me, is ..." nor "... X. To me that means ...": an opinion or a
+          # conclusion ("jitter, for me, is the bigger concern"), not a gloss.
+          r"['’\"”]?\.\s+(?:by\s+(?:that|this)\s+(?:i|we)\s+mean|"
           r"what\s+(?:i|we)\s+mean\s+(?:by\s+(?:that|this|it)\s+)?is)")
+# What a gloss may say of a figure's scope rather than of the term: "15ms at p99, by which I
+# mean end-to-end from the client".
+_GLOSS_OF_SCOPE_RE = re.compile(r"\s*(?:the\s+)?(?:end[- ]to[- ]end|from\s+the|measured|"
+                                r"including|excluding|across|at\s+the|on\s+the|over\s+(?:a|the)|"
+                                r"per\s+\w+|for\s+(?:each|every|the|all)|not\s+just|only)\b",
+                                re.IGNORECASE)
 _GLOSS_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        # "a circuit breaker on the model - by that I mean ...".
@@ -735,19 +753,33 @@ _GLOSS_RES = tuple(
     for sense in TERM_SENSES)
 
 
-def wrong_glosses(text: str, sentence_of) -> list[WrongClaim]:
+_GLOSS_MARKER_RE = re.compile(_GLOSS, re.IGNORECASE)
+GLOSS_TERM_REACH = 80  # characters before a gloss marker where the glossed term may start
+
+
+def wrong_glosses(text: str, sentence_of: Callable[[int], int]) -> list[WrongClaim]:
     """A term glossed in the candidate's own flagged words with no mark of its right sense."""
     found: list[WrongClaim] = []
+    markers = list(_GLOSS_MARKER_RE.finditer(text))
+    if not markers:
+        return found
     lowered = text.lower()
-    for sense, regex in _GLOSS_RES:
-        if not re.search(sense.term, lowered):
-            continue
-        for match in regex.finditer(text):
+    senses = [(sense, regex) for sense, regex in _GLOSS_RES if re.search(sense.term, lowered)]
+    seen: set[tuple[int, int]] = set()
+    for marker in markers:
+        # Each sense is tried only around a marker, so the work grows with the glosses said,
+        # not with the answer's length times the senses.
+        start = max(0, marker.start() - GLOSS_TERM_REACH)
+        for number, (sense, regex) in enumerate(senses):
+            match = regex.search(text, start, marker.end() + 150)
+            if match is None or (number, match.start()) in seen:
+                continue
+            seen.add((number, match.start()))
             body = re.split(r"\s[-–]\s|,\s*so\b", match.group("body"), maxsplit=1)[0]
             marks = f"{sense.right}|{sense.meaning}" if sense.meaning else sense.right
             if re.search(rf"(?<!\w)(?:{marks})(?!\w)", body, re.IGNORECASE):
                 continue
-            if _DEFINITION_DENIAL_RE.search(body[:12]):
+            if _DEFINITION_DENIAL_RE.search(body[:12]) or _GLOSS_OF_SCOPE_RE.match(body):
                 continue
             found.append(_claim(match.start(), match.start("body") + len(body), sentence_of,
                                 "definition"))

@@ -15,6 +15,7 @@ from scoring.engines.relations import (
     wrong_definitions,
     wrong_glosses,
 )
+from scoring.engines.text import tokenize
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 
 WRONG_GLOSSES = [
@@ -22,9 +23,9 @@ WRONG_GLOSSES = [
     "I'd put a circuit breaker on the model - by that I mean batching requests together so the "
     "GPU handles bursts - and move on.",
     "For alerting I'd use burn rate, which I think of as how fast GPU memory is burning up.",
-    "I'd also track cache hit rate, by which I mean the fraction of requests that hit the 80ms "
-    "threshold.",
-    "For versioning I'd use immutable tags. To me that means one tag per model family that CI "
+    "I'd also track cache hit rate, by which I mean how many requests per second hit the JIT "
+    "compiler.",
+    "For versioning I'd use immutable tags, by which I mean one tag per model family that CI "
     "just moves to the newest build.",
     "I'd want the gate to be statistically significant, which to me means making it stricter, "
     "like 0.5ms.",
@@ -143,7 +144,7 @@ def test_a_term_defined_wrongly_is_not_made_by_its_name_said_elsewhere() -> None
      "I'd keep the CPU stack. We can tune threads and such after launch.",
      "I'd keep the CPU stack. We can tune threads and such before launch."),
     ("pinterest-batch-size-tradeoff", "other-levers",
-     "I'd try 16. FP16 or packing replicas onto the same GPU, those are separate projects, not "
+     "I'd try 16. FP16 or packing replicas onto the same GPU is a separate conversation, not "
      "for now.",
      "I'd try 16. FP16 or packing two replicas onto the same GPU would also raise utilisation."),
     ("pinterest-batch-size-tradeoff", "other-levers",
@@ -200,3 +201,59 @@ def test_naming_the_quantities_is_not_asking_for_them(answer: str, credited: boo
 def test_batching_said_to_spare_the_tail_is_turned_round(wrong: str, right: str) -> None:
     assert claimed(turned_facts, wrong)
     assert not claimed(turned_facts, right)
+
+
+# Said right, in forms this round's readings must leave alone (found in review).
+GLOSSES_AND_CONCLUSIONS = [
+    "I'd assume 15ms at p99, by which I mean end-to-end from the ad server, not just model time.",
+    "A circuit breaker, by which I mean when the model errors out we return the cached ranking "
+    "instead.",
+    "Dynamic batching, by which I mean Triton holding requests up to 2ms to form a batch.",
+    "Jitter, for me, is the bigger concern on this path.",
+    "A canary, to me, is the single most important safety net in an ML rollout.",
+    "Error rate is flat and so is jitter. To me that means the canary is healthy.",
+    "The cache hit rate is the ratio of hits to lookups at our peak load.",
+    "Cache hit rate means the share of requests per second we answer straight away.",
+]
+
+
+@pytest.mark.parametrize("sentence", GLOSSES_AND_CONCLUSIONS)
+def test_glosses_of_scope_opinions_and_conclusions_are_not_wrong_definitions(
+        sentence: str) -> None:
+    assert not claimed(wrong_definitions, sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Offline batch scoring runs on a separate GPU pool, so it won't touch the p99.",
+    "A 2ms max batch delay won't move the p99 much against a 50ms budget.",
+    "Without dynamic batching we won't hurt the p99, but throughput drops by half.",
+    "Turning off batching only raises the average cost per request.",
+])
+def test_batch_jobs_capped_delays_and_batching_off_are_not_turned_facts(sentence: str) -> None:
+    assert not claimed(turned_facts, sentence)
+
+
+@pytest.mark.parametrize("answer", [
+    "Per-segment kill switch. I'd call the flag service on every request; 200us isn't too "
+    "costly at our QPS.",
+    "Per-segment kill switch. I'd call the flag service on every request, which is not too "
+    "expensive at this volume.",
+    "Per-segment kill switch. I'd call the flag service on every request, since caching flags "
+    "locally is way too risky with stale state.",
+])
+def test_a_mistake_defended_or_an_alternative_condemned_is_still_committed(answer: str) -> None:
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   answer) == "made"
+
+
+@pytest.mark.parametrize(("sentence", "kept"), [
+    ("Traffic will triple down the road, so I'd size for 3x.", "Traffic"),
+    ("Canary and shadow traffic, those are not overkill for a payments model.", "Canary"),
+    ("We will look at p99 and error rate after launch every five minutes.", "p99"),
+    ("TensorRT needs optimization profiles, and those aren't needed in TorchServe.",
+     "profiles"),
+])
+def test_predictions_double_negatives_and_monitoring_after_launch_keep_their_words(
+        sentence: str, kept: str) -> None:
+    token = next(t for t in tokenize(sentence) if t.text == kept)
+    assert not token.negated
