@@ -721,6 +721,10 @@ _DEFINITION_RES = tuple(
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))
     for sense in TERM_SENSES)
+# Where a definition's body ends: a spaced dash closing an aside, a consequence (", so ..."),
+# or another percentile's clause ("p50 is the lower number and p99 the higher, since the tail
+# is slower" says nothing wrong of p50).
+_BODY_END = re.compile(r"\s[-–]\s|,\s*so\b|\band\s+(?:the\s+)?p\d{2}\b", re.IGNORECASE)
 _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather than|instead of)"
                                    r"\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 
@@ -775,7 +779,7 @@ def wrong_glosses(text: str, sentence_of: Callable[[int], int]) -> list[WrongCla
             if match is None or (number, match.start()) in seen:
                 continue
             seen.add((number, match.start()))
-            body = re.split(r"\s[-–]\s|,\s*so\b", match.group("body"), maxsplit=1)[0]
+            body = re.split(_BODY_END, match.group("body"), maxsplit=1)[0]
             marks = f"{sense.right}|{sense.meaning}" if sense.meaning else sense.right
             if re.search(rf"(?<!\w)(?:{marks})(?!\w)", body, re.IGNORECASE):
                 continue
@@ -798,7 +802,7 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
             # mean ... - with the slow burn paging").
             # It ends too where a consequence starts ("is only paid once when the model is
             # loaded, so after warm-up each call costs just the math").
-            body = re.split(r"\s[-–]\s|,\s*so\b", match.group("body"), maxsplit=1)[0]
+            body = re.split(_BODY_END, match.group("body"), maxsplit=1)[0]
             wrong = re.search(rf"\b(?:{sense.wrong})\b", body, re.IGNORECASE)
             if wrong is None or re.search(rf"\b(?:{sense.right})\b", body, re.IGNORECASE):
                 continue

@@ -257,3 +257,9 @@ def test_predictions_double_negatives_and_monitoring_after_launch_keep_their_wor
         sentence: str, kept: str) -> None:
     token = next(t for t in tokenize(sentence) if t.text == kept)
     assert not token.negated
+
+
+def test_a_definition_ends_where_another_percentiles_clause_begins() -> None:
+    assert not claimed(wrong_definitions,
+                       "p50 is the lower number and p99 the higher, since the tail is slower.")
+    assert claimed(wrong_definitions, "p50 is the tail latency and p99 the typical one.")
