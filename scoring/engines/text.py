@@ -155,6 +155,10 @@ _BACKWARD_DISMISSALS = (
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),
+    # "the measurement story is a later problem", "power is the hardware team's job", "I'd
+    # solve it when it shows up".
+    ("later", "problem"), ("team's", "job"), ("team's", "problem"), ("teams", "job"),
+    ("when", "it", "shows", "up"), ("cross", "that", "bridge"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -464,7 +468,7 @@ _FRONTED_RE = re.compile(
     r"\s+(?:i|we)\s*(?:(?:honestly|really|just|probably|personally|frankly)\s+)?"
     r"(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
     r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
-    r"(?:skip|leave out|drop|ignore|live without))\b",
+    r"(?:skip|leave out|drop|ignore|live without|retire))\b",
     re.IGNORECASE)
 
 
@@ -543,12 +547,25 @@ _CONCESSION_RE = re.compile(
     r"(?:sre|process|ops|operational) overhead|a (?:ci|minor|small|side) detail|"
     r"doesn't (?:really )?(?:belong|matter)|not really (?:a|an|our|my)|(?:i'd|we'd) (?:skip|drop)|"
     r"(?:never|rarely) (?:matters|happens|an issue))", re.IGNORECASE)
-# Granting a point to others before dismissing it ("people bring up X but ...").
+# Granting a point to others before dismissing it ("people bring up X but ...", "people will
+# tell you X, but I'd rather not", "a lot of people insist on X - I'd rather not", "I know the
+# argument that X, I don't really buy it").
 _OTHERS_RE = re.compile(
-    r"\b(?:people (?:bring up|talk about|mention|say|like|love|would)|some (?:people|teams|folks)|"
-    r"gets? talked about|everyone (?:talks about|says)|you'll hear|in theory|the textbook)\b",
+    r"\b(?:people (?:bring up|talk about|mention|say|like|love|would|will|insist|argue|tell you|"
+    r"push|recommend|suggest)|some (?:people|teams|folks)|a lot of (?:people|teams|folks)|"
+    r"many (?:people|teams)|folks (?:will|say|like|love)|gets? talked about|"
+    r"everyone (?:talks about|says)|you'll hear|in theory|the textbook|the usual advice|"
+    r"conventional wisdom|(?:i|we) (?:know|get|hear|understand) the (?:argument|case|idea) that)\b",
     re.IGNORECASE)
-_BUT_RE = re.compile(r"\b(?:but|however|though)\b", re.IGNORECASE)
+# What turns the others' view down: "but", or the candidate's own rejection after a comma, a
+# dash or a full stop ("..., I don't really buy it", "... - I'd rather not", ". I disagree").
+_BUT_RE = re.compile(
+    r"\b(?:but|however|though)\b|(?:[,;:\u2013\u2014]|\s-|[.!?])\s+(?:(?:honestly|personally|"
+    r"frankly),?\s+)?(?=(?:i|we)(?:'d| would)? (?:rather not|"
+    r"don't (?:really )?(?:buy|agree|see the)|do not (?:really )?(?:buy|agree)|disagree|"
+    r"(?:really )?(?:can't|cannot) (?:see|justify)|"
+    r"find (?:a |that |the )?(?:plain|simple|simpler|basic|static|single))\b)",
+    re.IGNORECASE)
 _SENTENCE_START_RE = re.compile(r"[.!?\n](?:\s|$)")
 
 
@@ -561,7 +578,8 @@ def _negate_conceded(text: str, tokens: list[Token]) -> None:
         start = sentence_starts[bisect_right(sentence_starts, match.start()) - 1]
         spans.append((start, match.start()))
     for match in _OTHERS_RE.finditer(text):
-        but = _BUT_RE.search(text, match.end(), match.end() + 160)
+        but = _BUT_RE.search(text, match.end(), match.end() + 200)
+        # The rejection belongs to the same sentence, or opens the next one.
         if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()):
             spans.append((match.start(), but.start()))
     _negate_within(tokens, spans)
@@ -588,7 +606,7 @@ def _negate_within(tokens: list[Token], spans: list[tuple[int, int]]) -> None:
 # "I'd avoid a big-bang rollout" make points rather than wave one away.
 _DROP_VERBS = frozenset(["drop", "forgo", "forget", "ditch", "scrap", "skip", "rid", "omit",
                          "punt", "deprioritise", "deprioritize", "defer", "postpone", "shelve",
-                         "park"])
+                         "park", "retire"])
 # Said at the start of a sentence, as an order: "Forget about the launch overhead".
 _IMPERATIVE_DROPS = frozenset(["forget", "skip", "ditch", "scrap"])
 _AGENTS = frozenset(["i", "i'd", "id", "we", "we'd", "would", "could", "can", "should", "i'll",
