@@ -296,6 +296,12 @@ def _find_quantities(text: str) -> list[Quantity]:
             unit, factor = combine_units((unit, factor), denominator, count)
             per_factor = denominator[1] * count
             end = per.end()
+            again = _PER_RE.match(text, end) if unit in _RATE_UNITS else None
+            if again and again.group(0).lstrip().lower().startswith(("per", "/")) \
+                    and parse_unit(again.group("den"))[0] in _COUNTED_UNITS:
+                # "560 queries a second per A100": the rate, then what it is per.
+                unit, factor = combine_units((unit, factor), parse_unit(again.group("den")))
+                end = again.end()
         low, high = sorted((a * factor, b_value * factor))
         found.append(Quantity(
             value=(low + high) / 2, low=low, high=high, unit=unit, written=a,
@@ -313,8 +319,12 @@ _COUNTED_UNITS = frozenset(["gpu", "node", "server", "replica", "instance", "pod
 
 
 # "Per GPU that's 45,000 / 80, about 562 QPS": the clause opened by naming what the rate is per.
+# "..., which is the same as each card doing 12 QPS": a comma (not a thousands separator) or a
+# dash opens the clause too.
 _PER_DEVICE_BEFORE_RE = re.compile(
-    rf"(?:^|[.!?;\n])[^.!?;\n]{{0,40}}?\b(?i:per|each)\s+(?P<den>(?i:{_UNIT_ALTS}))"
+    rf"(?:^|[.!?;\n\u2013\u2014]|,(?!\d)|\s-\s)(?:[^.!?;,\n\u2013\u2014]|,(?=\d)){{0,40}}?"
+    r"\b(?i:per|each)\s+"
+    rf"(?P<den>(?i:{_UNIT_ALTS}))"
     r"(?![A-Za-z0-9])[^.!?;\n]{0,50}$")
 
 

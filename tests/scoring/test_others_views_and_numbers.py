@@ -1,12 +1,16 @@
 """Issue 9, ninth round: a point put in other people's mouths and then turned down ("people will
 tell you X, but I'd rather not", "I know the argument that X, I don't really buy it"), points
-parked as a later problem or another team's job, and alerts retired. Sentences written for this
-file; each has a twin that keeps the point."""
+parked as a later problem or another team's job, and alerts retired; right rates per machine
+said after a comma or a dash, or "a second per A100". Sentences written for this file; each
+dismissal has a twin that keeps the point."""
 
 from __future__ import annotations
 
 import pytest
 
+from scoring.engines.numbers import find_quantities
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, verdict
 
 SIZING = ("Method: take the peak, divide by what one GPU sustains at the SLO. 50,000 / 40 = "
@@ -63,3 +67,29 @@ def test_a_point_parked_or_retired_is_not_made(slug: str, key: str, parked: str,
                                                kept: str) -> None:
     assert verdict(slug, key, parked) not in CREDITED
     assert verdict(slug, key, kept) in CREDITED
+
+
+@pytest.mark.parametrize(("slug", "key", "answer", "found"), [
+    # A rate said per machine after a comma or a dash, not only at the sentence's start.
+    ("amazon-t4-3b-30k-qps", "qps-per-gpu",
+     "A T4 does ~120 tokens/s in FP16, so 300,000 / 120 = 2,500 cards, which is the same as "
+     "each card doing 12 QPS.", "12 QPS"),
+    ("amazon-t4-3b-30k-qps", "qps-per-gpu",
+     "A T4 does about 120 tokens/s on this model, so 300,000 / 120 = 2,500 cards — "
+     "equivalently each T4 handles about 12 requests a second.", "12 requests a second"),
+    # A rate said "a second", then what it is per.
+    ("meta-80-a100-sanity-check", "per-gpu-qps",
+     "If I divide it out, that's 45k / 80 ≈ 560 queries a second per A100.",
+     "560 queries a second per A100"),
+])
+def test_a_right_rate_per_machine_is_accepted(slug: str, key: str, answer: str,
+                                              found: str) -> None:
+    outcome = RubricEngine().score(bank_question(slug), answer)
+    check = next(c for c in outcome.numbers if c.criterion_key == key)
+    assert (check.found_text, check.within_tolerance) == (found, True)
+
+
+def test_a_thousands_separator_does_not_open_a_per_machine_clause() -> None:
+    # "2,500 cards" is a count; its comma must not make "each" reach back over the figures.
+    quantities = find_quantities("So 300,000 / 120 = 2,500 cards, about 12 requests a second.")
+    assert [q.unit for q in quantities if q.value == 12] == ["qps"]
