@@ -428,9 +428,11 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"resource"),
     TermSense(r"shadow(?:ing|ed)?(?:\s+(?:mode|traffic|deployment|testing|launch))?",
               r"serv\w* (?:all|every|the|real|live|most|some|a|\d+%?)\b[^.;]{0,25}"
-              r"(?:traffic|users|requests|customers)|(?:small|tiny) (?:share|slice|"
-              r"percentage|fraction)|\d+\s?% of (?:(?:real|live|actual)\s+)?(?:users|traffic|"
-              r"requests)|(?:users|they|customers)\s+(?:see|get)\s+(?:its|the\s+new)|"
+              r"(?:traffic|users|requests|customers)|(?:small|tiny) (?:group|set|number|cohort|"
+              r"subset) of (?:real |live |actual )?(?:users|customers)|"
+              r"(?:small|tiny) (?:share|slice|percentage|fraction)|"
+              r"\d+\s?% of (?:(?:real|live|actual)\s+)?(?:users|traffic|requests)|"
+              r"(?:users|they|customers)\s+(?:see|get)\s+(?:its|the\s+new)|"
               r"(?:old|previous|current) (?:model|version) (?:keeps? running|runs|sits|stays)"
               r"[^.;]{0,20}(?:background|standby|reserve)",
               r"cop(?:y|ies|ied)|mirror\w*|duplicat\w*|discard\w*|thrown away|throw\w* away|"
@@ -453,6 +455,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
               r"allocat\w*|unusable|broken up|small blocks"),
     TermSense(r"(?:kernel\s+)?launch\s+overhead",
+              r"grows? with (?:the )?batch|scales? with (?:the )?batch|(?:each|every) "
+              r"(?:extra|additional) item|its own kernels?|proportional to (?:the )?batch|"
               r"start-?up|once\b|cop(?:y|ying|ies) (?:the )?(?:model )?weights|load(?:ing)? "
               r"(?:the )?(?:model|weights)|cold start|warm-?up|then it'?s gone|boot",
               r"per (?:call|batch|request|inference|kernel|launch|step)|every (?:call|batch|"
@@ -519,6 +523,7 @@ TERM_SENSES: tuple[TermSense, ...] = (
               meaning=r"swing\w*|minus|gap|range|jump\w*|wobbl\w*|steady|consisten\w*|smooth\w*"),
     TermSense(r"dynamic\s+batch(?:ing|er)?",
               r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
+              r"resiz\w* the model|model to fit|"
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
               r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?|"
               r"between (?:the |two |model )*versions",
@@ -576,13 +581,18 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"launch\w*"),
     TermSense(r"continuous\s+batching",
               r"retrain\w*|continuous(?:ly)? (?:deploy|train|integrat|deliver)\w*|ci\b|"
-              r"pipelines?|re-?deploy\w*",
+              r"pipelines?|re-?deploy\w*|cach\w*|memoi[sz]\w*|repeated (?:prompts|queries)|"
+              r"dedup\w*",
               r"tokens?|iterations?|steps?|join\w*|slots?|in-?flight|finish\w*|complet\w*|"
               r"leav\w*|sequences?"),
+    # "a warm pool, meaning we keep the GPU nodes physically warm with a dummy load": warm
+    # means loaded and ready to serve, not the hardware's temperature.
     TermSense(r"warm[- ]?pools?",
-              r"cach\w* (?:the )?(?:responses?|predictions?|results?|answers?)|cdn",
-              r"replicas?|instances?|pods?|nodes?|gpus?|machines?|loaded|ready|idle|standby|"
-              r"servers?|containers?"),
+              r"cach\w* (?:the )?(?:responses?|predictions?|results?|answers?)|cdn|physical\w*|"
+              r"temperature|thermal|heat\w*|(?:hardware|chips?|cards?) (?:isn't|is not|aren't|"
+              r"stays?|gets?) (?:cold|warm)",
+              r"replicas?|instances?|pods?|loaded|ready|idle|standby|containers?|scale to zero|"
+              r"min(?:imum)?[- ]?replicas?|already (?:running|up|loaded)|in memory"),
     # "Rollback means retraining the previous model from the last checkpoint": a rollback
     # repoints to a version already built and stored.
     TermSense(r"roll\s*-?backs?",
@@ -675,6 +685,14 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"maintenance|freeze",
               r"up to|poll\w*|appl(?:y|ies|ied)|git|lag\w*|delay\w*|reconcil\w*|interval|"
               r"pick\w* up|notice\w*|minutes? (?:before|until|for argo)"),
+    # "blast radius is the number of models running at the same time": it is who is hurt when
+    # the new model is bad (the users or traffic exposed), not a count of models or machines.
+    TermSense(r"blast[- ]radius",
+              r"(?:number|count) of (?:models|versions|services|deploys|releases|gpus|servers|"
+              r"nodes|replicas)|how many (?:models|versions|services|gpus|servers|replicas)|"
+              r"models? running",
+              r"users?|customers?|traffic|requests|share|fraction|percent\w*|%|affect\w*|"
+              r"impact\w*|expos\w*|damage|harm\w*|who (?:sees|gets)|accounts?|orders?|trades?"),
     TermSense(r"blue[- /]green(?:\s+(?:deploy\w*|release|rollout|switch))?",
               r"(?:small|tiny)\s+(?:share|slice|percentage|fraction)|\d+\s?% of (?:the )?"
               r"(?:users|traffic|requests)|gradual\w*|step by step|(?:ramp|shift)\w* (?:slowly|"
@@ -733,7 +751,7 @@ _DEFINITION_DENIAL_RE = re.compile(r"\b(?:not|isn't|aren't|never|no|n't|rather t
 # understand it, is ...", "immutable tags. To me that means ...". A gloss that says none of
 # what the term means (no right mark) is a wrong definition even without a known wrong sense:
 # the candidate has said what they take the word to mean, and it is not that.
-_GLOSS = (r"(?:\s*[-—(,]\s*|\s+)by\s+(?:which|that|this|it)\s+(?:i|we)\s+mean|"
+_GLOSS = (r"(?:\s*[-—(,]\s*|\s+)(?:and\s+)?by\s+(?:which|that|this|it)\s+(?:i|we)\s+mean|"
           r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:think\s+of|take|understand|define|read)"
           r"\s+(?:to\s+mean|as)|"
           r",\s*(?:which,?\s+)?as\s+(?:i|we)\s+(?:understand|think\s+of|see)\s+it"

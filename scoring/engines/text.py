@@ -624,8 +624,16 @@ def _dismissing_verb(tokens: list[Token], index: int) -> bool:
     return previous.lower in _AGENTS and previous.sentence == tokens[index].sentence
 
 
+# "so we don't pay the 200us on every request": a cost avoided, not waved away ("I wouldn't
+# pay for shadow traffic" still rejects what it would pay for).
+_COST_VERBS = frozenset(["pay", "incur", "eat", "paying", "incurring", "eating"])
+
+
 def _limiting(tokens: list[Token], index: int) -> bool:
     following = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+    if following in _COST_VERBS:
+        after = tokens[index + 2].lower if index + 2 < len(tokens) else ""
+        return after != "for"
     return following in _NOT_NEGATING_AFTER
 
 

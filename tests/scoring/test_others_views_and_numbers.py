@@ -1,7 +1,9 @@
 """Issue 9, ninth round: a point put in other people's mouths and then turned down ("people will
 tell you X, but I'd rather not", "I know the argument that X, I don't really buy it"), points
 parked as a later problem or another team's job, and alerts retired; right rates per machine
-said after a comma or a dash, or "a second per A100". Sentences written for this file; each
+said after a comma or a dash, or "a second per A100"; a cost avoided ("so we don't pay the
+200us") is not a cost waved away; terms defined in a wrong sense (a warm pool kept physically
+warm, blast radius as a count of models). Sentences written for this file; each
 dismissal has a twin that keeps the point."""
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.numbers import find_quantities
+from scoring.engines.relations import wrong_definitions, wrong_glosses
 from scoring.engines.rubric import RubricEngine
 from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, verdict
@@ -93,3 +96,59 @@ def test_a_thousands_separator_does_not_open_a_per_machine_clause() -> None:
     # "2,500 cards" is a count; its comma must not make "each" reach back over the figures.
     quantities = find_quantities("So 300,000 / 120 = 2,500 cards, about 12 requests a second.")
     assert [q.unit for q in quantities if q.value == 12] == ["qps"]
+
+
+WRONG_SENSES = [
+    # A gloss flagged with "and by that I mean".
+    "I'd watch cold-start latency, and by that I mean how long the platform takes to scale a "
+    "replica down to zero after it goes idle.",
+    "To reduce cold starts I'd keep a warm pool, meaning we keep the GPU nodes physically warm "
+    "by running a small dummy load so the hardware isn't cold when traffic arrives.",
+    "Could be they're using continuous batching, which is basically caching answers for "
+    "repeated prompts so most queries never hit the model.",
+    "Dynamic batching is worth turning on, that's where the server resizes the model to fit "
+    "the batch.",
+    "First, shadow mode: we give the new model to a small group of real users and watch what "
+    "they do.",
+    "Blast radius is the number of models running at the same time.",
+    "The 2ms launch overhead grows with batch size, every extra item in the batch launches its "
+    "own kernels.",
+]
+
+RIGHT_SENSES = [
+    "I'd watch cold-start latency, and by that I mean how long the first request waits while "
+    "the replica loads the model.",
+    "Keep a warm pool of two replicas with the model loaded so the first request doesn't pay "
+    "the load.",
+    "Continuous batching lets new sequences join the batch as others finish, token by token.",
+    "Dynamic batching, meaning we hold requests for up to 2ms to form a batch.",
+    "Shadow mode: we mirror live traffic to the new model and discard its answers.",
+    "Blast radius is how many users see a bad model, so I'd keep it to 1% of traffic.",
+    "The launch overhead is fixed per call, so bigger batches spread it across more requests "
+    "and it's more efficient per item.",
+]
+
+
+@pytest.mark.parametrize("sentence", WRONG_SENSES)
+def test_a_term_defined_in_a_wrong_sense_is_a_wrong_claim(sentence: str) -> None:
+    assert wrong_definitions(sentence, lambda offset: 0) or wrong_glosses(
+        sentence, lambda offset: 0)
+
+
+@pytest.mark.parametrize("sentence", RIGHT_SENSES)
+def test_a_term_defined_in_its_right_sense_stands(sentence: str) -> None:
+    assert not wrong_definitions(sentence, lambda offset: 0)
+    assert not wrong_glosses(sentence, lambda offset: 0)
+
+
+@pytest.mark.parametrize(("avoided", "waved"), [
+    ("For the kill switch I'd use the flag system but cache the flag values in each process and "
+     "stream updates so we don't pay the 200us on every request.",
+     "For the kill switch I'd call the flag service on every request; the 200us is nothing, we "
+     "don't need to cache it."),
+])
+def test_a_cost_avoided_is_not_a_cost_waved_away(avoided: str, waved: str) -> None:
+    slug = "robinhood-bad-model-blast-radius"
+    assert verdict(slug, "flag-latency", avoided) in CREDITED
+    assert verdict(slug, "remote-flag-every-request", avoided) == "missed"
+    assert verdict(slug, "remote-flag-every-request", waved) == "made"
