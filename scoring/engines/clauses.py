@@ -144,8 +144,26 @@ def analyse(text: str) -> Document:
         prose = len(words) >= 9 and function_word_ratio(words) >= 0.2
         # A number gives a short line context ("RTF < 1 with margin"), not a long term list.
         numbered = index in doc.sentence_numbers and len(words) <= 14
-        doc.sentence_context[index] = reasoned or prose or numbered
+        sentence = doc.sentences[index]
+        doc.sentence_context[index] = (reasoned or prose or numbered) and not term_list(
+            text[sentence.start : sentence.end])
     return doc
+
+
+TERM_LIST_ITEMS = 9  # short comma-separated items in a row that make a sentence a term list
+_TERM_LIST_SPLIT_RE = re.compile(r",(?!\d)|\band\b")
+
+
+def term_list(sentence: str) -> bool:
+    """A sentence that strings terms together ("I'd compare them on kernel fusion, FP16, INT8,
+    dynamic batching, p99, Triton, ensembles, .mar files, ..."): a run of TERM_LIST_ITEMS or
+    more items of at most four words each. Its words name points without making them, however
+    it opens or ends ("and then pick based on the budget")."""
+    run = longest = 0
+    for item in _TERM_LIST_SPLIT_RE.split(sentence):
+        run = run + 1 if 0 < len(item.split()) <= 4 else 0
+        longest = max(longest, run)
+    return longest >= TERM_LIST_ITEMS
 
 
 def _occurrences(doc: Document, key: str) -> list[Token]:

@@ -100,7 +100,13 @@ _CONDEMNED_AFTER_RE = re.compile(
     r"\b(?:(?:way\s+|far\s+|much\s+)?too\s+(?:costly|expensive|slow|heavy)|"
     r"(?:would\s+be|is|'s|are)\s+(?:a\s+|the\s+)?(?:(?:big|real|classic)\s+)?(?:mistake|"
     r"bad\s+idea|trap|waste)|wasteful|unacceptable|burns?\s+(?:a\s+lot|too\s+much|lots)|"
-    r"adds?\s+up\s+(?:fast|quickly))\b", re.IGNORECASE)
+    r"adds?\s+up\s+(?:fast|quickly)|"
+    # "Asking a remote flag service on every request costs ~200µs, real latency and CPU": the
+    # cost counted against it, unless it is then waved off ("costs 200us, which is nothing").
+    r"costs?\s+(?:us\s+|you\s+)?(?:~\s?|about\s+|around\s+|roughly\s+)?\d[\d.,]*\s?"
+    r"(?:µs|μs|us|ms|microseconds?|milliseconds?)\b"
+    r"(?![^.;!?]{0,40}\b(?:negligible|nothing|fine|ok|okay|acceptable|cheap|tiny|trivial|"
+    r"noise|no\s+big\s+deal|doesn't\s+matter)\b))\b", re.IGNORECASE)
 
 
 def said_against(doc: Document, span: Span) -> bool:

@@ -3,13 +3,15 @@ tell you X, but I'd rather not", "I know the argument that X, I don't really buy
 parked as a later problem or another team's job, and alerts retired; right rates per machine
 said after a comma or a dash, or "a second per A100"; a cost avoided ("so we don't pay the
 200us") is not a cost waved away; terms defined in a wrong sense (a warm pool kept physically
-warm, blast radius as a count of models). Sentences written for this file; each
+warm, blast radius as a count of models); a remote call counted as a cost; and points only
+named in a string of terms. Sentences written for this file; each
 dismissal has a twin that keeps the point."""
 
 from __future__ import annotations
 
 import pytest
 
+from scoring.engines.clauses import term_list
 from scoring.engines.numbers import find_quantities
 from scoring.engines.relations import wrong_definitions, wrong_glosses
 from scoring.engines.rubric import RubricEngine
@@ -152,3 +154,37 @@ def test_a_cost_avoided_is_not_a_cost_waved_away(avoided: str, waved: str) -> No
     assert verdict(slug, "flag-latency", avoided) in CREDITED
     assert verdict(slug, "remote-flag-every-request", avoided) == "missed"
     assert verdict(slug, "remote-flag-every-request", waved) == "made"
+
+
+def test_a_remote_flag_call_counted_as_a_cost_is_not_the_pitfall() -> None:
+    slug, key = "robinhood-bad-model-blast-radius", "remote-flag-every-request"
+    counted = ("A per-segment kill switch. Asking a remote flag service on every request costs "
+               "~200µs, real latency and CPU at high QPS, so each server keeps flag state in "
+               "memory with updates streamed in.")
+    waved = ("A per-segment kill switch. Asking a remote flag service on every request costs "
+             "~200µs, which is negligible, so I'd just call it.")
+    assert verdict(slug, key, counted) == "missed"
+    assert verdict(slug, key, waved) == "made"
+
+
+STUFFED = ("I'd compare them on kernel fusion, FP16, INT8, dynamic batching, p99 latency, "
+           "Triton, ensembles, .mar files, management API, Python handlers, engine rebuilds, CI "
+           "time, GPU memory fragmentation, worker recycling and Torch-TensorRT, and then pick "
+           "based on the latency budget and retrain cadence.")
+# A terse answer that groups its points, and a stage budget: lists, but not strings of terms.
+GROUPED = ("p99/p95 latency, errors+timeouts, jitter if streaming; queue depth, GPU util/mem "
+           "growth; cold start, compile time, restarts; drift on a sampled quality metric.")
+BUDGET = ("Budget: network 2, features 4, preprocessing 1, model 6, post 1, leaving 1ms spare, "
+          "and I'd measure each stage under load.")
+
+
+def test_a_string_of_terms_is_a_term_list() -> None:
+    assert term_list(STUFFED)
+    assert not term_list(GROUPED)
+    assert not term_list(BUDGET)
+
+
+def test_points_only_named_in_a_string_of_terms_are_at_most_partly_made() -> None:
+    slug = "stripe-fraud-tensorrt-vs-torchserve"
+    assert verdict(slug, "dynamic-batching", STUFFED) != "made"
+    assert verdict(slug, "memory-fragmentation", STUFFED) != "made"
