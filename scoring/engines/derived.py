@@ -110,6 +110,35 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _products(text, quantities)
     flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
+    flagged += _transfer_times(text, quantities)
+    return flagged
+
+
+# "streams the 14GB of weights at about 2 TB/s, which is ~0.7ms per step": a size over a
+# bandwidth is a time (14 GB / 2,000 GB/s = 7 ms).
+_AT_RATE_RE = re.compile(r"^[^.;:!?\n]{0,40}?\b(?:at|over|through|across|with)\s+"
+                         r"(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+# Not "..., so 20ms means prefill plus a token": "so" leads to the budget, not to the time.
+_TAKES_RE = re.compile(r"^\s*,?\s*(?:(?:which|that)(?:'s|\s+is|\s+takes)|that's|is|=|takes|"
+                       r"comes\s+to)\s+(?:(?:about|around|roughly|only|just|~)\s*)*$",
+                       re.IGNORECASE)
+
+
+def _transfer_times(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for size, rate, took in zip(quantities, quantities[1:], quantities[2:], strict=False):
+        if size.unit != "GB" or rate.unit != "GB/s" or took.unit != "s" \
+                or size.is_range or rate.is_range or took.is_range or rate.value <= 0 \
+                or not _AT_RATE_RE.match(text[size.end : rate.start]) \
+                or not _TAKES_RE.match(text[rate.end : took.start]):
+            continue
+        wanted = size.value / rate.value
+        if abs(took.value - wanted) > 0.25 * wanted:
+            flagged.append(Calculation(
+                text=text[size.start : took.end], start=size.start, end=took.end,
+                stated=took.written, actual=wanted * took.written / took.value,
+                kind="derived", unit=unit_label(took),
+                expression=f"{size.text} / {rate.text}"))
     return flagged
 
 
@@ -202,6 +231,17 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
 _OF_FIGURE_RE = re.compile(r"^\s*of\s+(?:the\s+|our\s+|those\s+|their\s+)?$", re.IGNORECASE)
 
 
+# "a 1% canary: with ~20M daily users that's only around 2,000 people": the share, the whole it
+# is taken of, and what it comes to, said more loosely (then the whole and the result are
+# counted in the same unit).
+_WITH_BASE_RE = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?[\w-]*[:,]?\s*(?:of|with|across|among|out\s+of)"
+                           r"\s+(?:the\s+|our\s+|those\s+|their\s+)?(?:~\s*|about\s+|around\s+|"
+                           r"roughly\s+)?$", re.IGNORECASE)
+_BASE_IS_RE = re.compile(r"^\s*(?:[\w-]+\s+){0,3}?,?\s*(?:is|=|means|gives(?:\s+us)?|comes\s+to|"
+                         r"would\s+be|works\s+out\s+to|that's|that\s+is)\s+(?:(?:about|around|"
+                         r"roughly|only|just|~)\s*)*$", re.IGNORECASE)
+
+
 def _share_of_figure(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged: list[Calculation] = []
     for i in range(len(quantities) - 2):
@@ -209,9 +249,11 @@ def _share_of_figure(text: str, quantities: list[Quantity]) -> list[Calculation]
         if share.unit != "%" or share.is_range or base.unit in {"%", "x"} or base.is_range \
                 or result.unit in {"%", "x"} or base.value <= 0 or result.value <= 0:
             continue
-        if not _OF_FIGURE_RE.match(text[share.end : base.start]) \
-                or not _SHARE_IS_RE.match(text[base.end : result.start]) \
-                or not _same_sentence(text, share.start, result.end):
+        between, after = text[share.end : base.start], text[base.end : result.start]
+        said_of = _OF_FIGURE_RE.match(between) and _SHARE_IS_RE.match(after)
+        said_loosely = base.unit == result.unit and _WITH_BASE_RE.match(between) \
+            and _BASE_IS_RE.match(after)
+        if not (said_of or said_loosely) or not _same_sentence(text, share.start, result.end):
             continue
         # Rates are compared per second ("2% of 40k an hour is ~11 a minute"); counts as written.
         rates = _is_rate(base) and _is_rate(result)

@@ -4,7 +4,8 @@ parked as a later problem or another team's job, and alerts retired; right rates
 said after a comma or a dash, or "a second per A100"; a cost avoided ("so we don't pay the
 200us") is not a cost waved away; terms defined in a wrong sense (a warm pool kept physically
 warm, blast radius as a count of models); a remote call counted as a cost; and points only
-named in a string of terms. Sentences written for this file; each
+named in a string of terms; a share "with" its whole and a size over a bandwidth checked
+against the candidate's own figures. Sentences written for this file; each
 dismissal has a twin that keeps the point."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.clauses import term_list
+from scoring.engines.derived import derived_figures
 from scoring.engines.numbers import find_quantities
 from scoring.engines.relations import wrong_definitions, wrong_glosses
 from scoring.engines.rubric import RubricEngine
@@ -188,3 +190,26 @@ def test_points_only_named_in_a_string_of_terms_are_at_most_partly_made() -> Non
     slug = "stripe-fraud-tensorrt-vs-torchserve"
     assert verdict(slug, "dynamic-batching", STUFFED) != "made"
     assert verdict(slug, "memory-fragmentation", STUFFED) != "made"
+
+
+@pytest.mark.parametrize(("text", "actual"), [
+    # A share of a whole said with "with", then what it comes to.
+    ("Then a 1% canary: with ~20M daily users that's only around 2,000 people.", 200000.0),
+    # A size over a bandwidth is a time: 14 GB / 2,000 GB/s = 7 ms.
+    ("Every step streams the 14GB of fp16 weights at about 2 TB/s, which is ~0.7ms per step.",
+     7.0),
+])
+def test_a_derived_figure_that_does_not_follow_is_flagged(text: str, actual: float) -> None:
+    [flagged] = derived_figures(text, find_quantities(text))
+    assert flagged.actual == pytest.approx(actual)
+
+
+@pytest.mark.parametrize("text", [
+    "Then a 1% canary: with ~20M daily users that's around 200,000 people.",
+    "A 1% canary with 20M daily users is about 4 hours of traffic at peak.",
+    "Every step streams the 14GB of fp16 weights at about 2 TB/s, which is ~7ms per step.",
+    # The budget after "so", not the transfer time.
+    "You read all 14GB of weights every step at ~2TB/s, so 20ms means prefill plus a token.",
+])
+def test_a_derived_figure_that_follows_or_is_another_quantity_stands(text: str) -> None:
+    assert derived_figures(text, find_quantities(text)) == []
