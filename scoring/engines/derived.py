@@ -111,6 +111,40 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _shares_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     flagged += _transfer_times(text, quantities)
+    flagged += _streams_per_gpu(text, quantities)
+    return flagged
+
+
+# "real-time factor kept under 0.3, which means one GPU can handle about 30 concurrent
+# streams": a GPU busy 0.3 s per second of audio keeps up with about 1 / 0.3 = 3 streams.
+_RTF_RE = re.compile(r"\b(?:real[- ]time factor|rtf)\b[^.;:!?\n\d]{0,30}$", re.IGNORECASE)
+_STREAMS_AFTER_RE = re.compile(r"\s*(?:concurrent\s+|simultaneous\s+|live\s+|parallel\s+)?"
+                               r"(?:streams|calls|sessions)\b", re.IGNORECASE)
+_PER_GPU_BETWEEN_RE = re.compile(r"\b(?:gpu|card|a100|t4|l4|replica)\b", re.IGNORECASE)
+
+
+def _streams_per_gpu(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i, factor in enumerate(quantities[:-1]):
+        # "one GPU can handle about 30 streams": the machine counted on the way is skipped.
+        streams = quantities[i + 1]
+        if streams.unit == "gpu" and i + 2 < len(quantities):
+            streams = quantities[i + 2]
+        if factor.unit or streams.unit or not 0 < factor.value < 1 or streams.is_range \
+                or factor.is_range or not _RTF_RE.search(text, max(0, factor.start - 60),
+                                                         factor.start) \
+                or not _STREAMS_AFTER_RE.match(text, streams.end) \
+                or streams.start - factor.end > 100 \
+                or not _PER_GPU_BETWEEN_RE.search(text, factor.end, streams.start) \
+                or not _same_sentence(text, factor.start, streams.end):
+            continue
+        wanted = 1 / factor.value
+        # Only a clear slip: batching lets a GPU carry somewhat more than 1 / RTF.
+        if not 0.5 * wanted <= streams.value <= 2 * wanted:
+            flagged.append(Calculation(
+                text=text[factor.start : streams.end], start=factor.start, end=streams.end,
+                stated=streams.written, actual=wanted, kind="derived", unit="streams",
+                expression=f"1 / {factor.text}"))
     return flagged
 
 

@@ -1,12 +1,17 @@
-"""Issue 9, ninth round: a point put in other people's mouths and then turned down ("people will
-tell you X, but I'd rather not", "I know the argument that X, I don't really buy it"), points
-parked as a later problem or another team's job, and alerts retired; right rates per machine
-said after a comma or a dash, or "a second per A100"; a cost avoided ("so we don't pay the
-200us") is not a cost waved away; terms defined in a wrong sense (a warm pool kept physically
-warm, blast radius as a count of models); a remote call counted as a cost; and points only
-named in a string of terms; a share "with" its whole and a size over a bandwidth checked
-against the candidate's own figures. Sentences written for this file; each
-dismissal has a twin that keeps the point."""
+"""Issue 9, ninth round.
+
+- Points put in other people's mouths and turned down ("people will tell you X, but I'd rather
+  not", "I know the argument that X, I don't really buy it"), parked as a later problem or
+  another team's job, or retired.
+- Right rates per machine said after a comma or a dash, or "a second per A100".
+- A cost avoided ("so we don't pay the 200us") or counted against a remote call is not a cost
+  waved away.
+- Terms defined in a wrong sense (a warm pool kept physically warm, blast radius as a count of
+  models), and points only named in a string of terms.
+- Derived figures checked against the candidate's own: a share said "with" its whole, a size
+  over a bandwidth, streams per GPU from a real-time factor.
+
+Sentences written for this file; each dismissal has a twin that keeps the point."""
 
 from __future__ import annotations
 
@@ -198,6 +203,9 @@ def test_points_only_named_in_a_string_of_terms_are_at_most_partly_made() -> Non
     # A size over a bandwidth is a time: 14 GB / 2,000 GB/s = 7 ms.
     ("Every step streams the 14GB of fp16 weights at about 2 TB/s, which is ~0.7ms per step.",
      7.0),
+    # A GPU busy 0.3 s per second of audio keeps up with about 1 / 0.3 streams.
+    ("Real-time factor kept under 0.3, which means one GPU can handle about 30 concurrent "
+     "streams.", 1 / 0.3),
 ])
 def test_a_derived_figure_that_does_not_follow_is_flagged(text: str, actual: float) -> None:
     [flagged] = derived_figures(text, find_quantities(text))
@@ -210,6 +218,7 @@ def test_a_derived_figure_that_does_not_follow_is_flagged(text: str, actual: flo
     "Every step streams the 14GB of fp16 weights at about 2 TB/s, which is ~7ms per step.",
     # The budget after "so", not the transfer time.
     "You read all 14GB of weights every step at ~2TB/s, so 20ms means prefill plus a token.",
+    "Real-time factor kept under 0.3, which means one GPU can handle about 3 concurrent streams.",
 ])
 def test_a_derived_figure_that_follows_or_is_another_quantity_stands(text: str) -> None:
     assert derived_figures(text, find_quantities(text)) == []
