@@ -416,7 +416,10 @@ _AVERAGE_DOUBT_RE = re.compile(
 # "I'd measure average latency ...", "the average is what users feel": the average as the SLI.
 _AVERAGE_AS_METRIC_RE = re.compile(
     r"\b(?:measure|track|monitor|report|alert on|page on|use|watch)\s+(?:the\s+)?(?:average|mean)"
-    r"\s+latency\b|\b(?:the\s+)?(?:average|mean)\s+is\s+what\s+(?:users|people|customers)|"
+    r"\s+latency\b|"
+    # "I'd define it as average latency across all requests", "state the target as the mean".
+    r"\b(?:define|state|set|express|write)\s+(?:it|the\s+(?:target|slo|sla|goal)|our\s+target)\s+"
+    r"(?:as|on)\s+(?:the\s+|an?\s+)?(?:average|mean)\b|\b(?:the\s+)?(?:average|mean)\s+is\s+what\s+(?:users|people|customers)|"
     r"\b(?:average|mean)\s+(?:tells\s+(?:you|us)|is)\s+(?:everything|all\s+(?:you|we)\s+need|"
     r"enough)",
     re.IGNORECASE)

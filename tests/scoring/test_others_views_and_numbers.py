@@ -222,3 +222,14 @@ def test_a_derived_figure_that_does_not_follow_is_flagged(text: str, actual: flo
 ])
 def test_a_derived_figure_that_follows_or_is_another_quantity_stands(text: str) -> None:
     assert derived_figures(text, find_quantities(text)) == []
+
+
+@pytest.mark.parametrize(("answer", "committed"), [
+    ("I'd go with 15ms. I'd define it as average latency across all requests, that's the number "
+     "that's easy to explain to product and it's stable.", True),
+    ("I'd go with 15ms at p99. I'd define it as a tail percentile, not the average latency across "
+     "all requests, since the average hides the slow ones.", False),
+])
+def test_a_target_defined_as_the_average_commits_the_pitfall(answer: str, committed: bool) -> None:
+    said = verdict("ad-ranking-latency-target", "average-target", answer)
+    assert (said == "made") is committed
