@@ -396,14 +396,17 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
         approve = _APPROVE_RE.search(text)
         if not approve or _denied_before(text, approve.start(), 30) or _DOUBT_RE.search(sentence) \
                 or re.search(r"\?|\b(?:but|however|if|whether|unless|claims?|says?|reported|"
-                             r"quoted|their)\b", text, re.IGNORECASE):
+                             # "562.5 QPS per GPU, versus the ~40 we use": a comparison.
+                             r"quoted|their|versus|vs|compared)\b", text, re.IGNORECASE):
             continue
         spans.append(Span(clause.start, clause.end))
     return spans
 
 
 # A latency target stated as an average ("meaning on average a request comes back in 10ms").
-_AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|typical(?:ly)?(?!\s+~?\d)|"
+# Not "the ranking model typically gets 10-20ms": what callers usually allow, not a mean.
+_AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|"
+                         r"typical(?:ly)?(?!\s+(?:~?\d|gets?\b|is\s+given|are\s+given|allows?\b))|"
                          r"add(?:ing)? (?:up|together) (?:all )?(?:the |their )?"
                          r"(?:times|latenc\w+)|"
                          r"divid\w* by the (?:count|number of requests))\b", re.IGNORECASE)

@@ -20,8 +20,8 @@ import pytest
 from scoring.engines.clauses import term_list
 from scoring.engines.derived import derived_figures
 from scoring.engines.numbers import find_quantities
-from scoring.engines.relations import wrong_definitions, wrong_glosses
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.senses import wrong_definitions, wrong_glosses
 from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, verdict
 
@@ -233,3 +233,18 @@ def test_a_derived_figure_that_follows_or_is_another_quantity_stands(text: str) 
 def test_a_target_defined_as_the_average_commits_the_pitfall(answer: str, committed: bool) -> None:
     said = verdict("ad-ranking-latency-target", "average-target", answer)
     assert (said == "made") is committed
+
+
+@pytest.mark.parametrize(("slug", "key", "compared", "committed"), [
+    ("meta-80-a100-sanity-check", "reuse-as-is",
+     "45,000 over 80 is 562.5 QPS per GPU, versus the ~40 we use from Azure, so 14x.",
+     "45,000 over 80 is 562.5 QPS per GPU, and I'd use that for our planning."),
+    ("ad-ranking-latency-target", "average-target",
+     "Ranking is one of several serial calls, so the ranking model typically gets 10-20ms. I'd "
+     "promise 15ms at p99.",
+     "A request typically takes 15ms, so that's my target."),
+])
+def test_a_figure_compared_or_a_usual_allowance_is_not_the_pitfall(
+        slug: str, key: str, compared: str, committed: str) -> None:
+    assert verdict(slug, key, compared) == "missed"
+    assert verdict(slug, key, committed) == "made"
