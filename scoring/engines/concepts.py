@@ -25,7 +25,7 @@ from scoring.engines.evidence import (
     make_pattern,
     shared_words,
 )
-from scoring.engines.relations import WrongClaim
+from scoring.engines.senses import WrongClaim
 from scoring.engines.text import tokenize
 from scoring.engines.verdicts import _verdict
 

@@ -108,7 +108,9 @@ _SUFFICIENT_RE = re.compile(
     r"entirely )?on|(?:just|only|simply) (?:watch|monitor|page on|alert on|track|look at|"
     r"use|check)|is the (?:one|signal|metric) (?:to|that)|is the (?:correct|right|real|best) "
     r"(?:trigger|signal|metric|gate|check)|and that's it|is how you know|(?:the )?(?:key|main|only|"
-    r"real) safety net|(?:wouldn't|won't|don't) (?:clutter|complicate))\b", re.IGNORECASE)
+    r"real) safety net|(?:wouldn't|won't|don't) (?:clutter|complicate)|"
+    # "For me the cleanest signal on any serving platform is the error rate".
+    r"(?:cleanest|truest|single best|most honest) (?:signal|metric|indicator))\b", re.IGNORECASE)
 
 # "if requests succeed, it's healthy", "if it isn't throwing errors it's fine to promote".
 _HEALTHY_IF_RE = re.compile(

@@ -105,8 +105,9 @@ _CONDEMNED_AFTER_RE = re.compile(
     # cost counted against it, unless it is then waved off ("costs 200us, which is nothing").
     r"costs?\s+(?:us\s+|you\s+)?(?:~\s?|about\s+|around\s+|roughly\s+)?\d[\d.,]*\s?"
     r"(?:µs|μs|us|ms|microseconds?|milliseconds?)\b"
+    # ("fine for a toy service but not at 50k QPS" still counts it).
     r"(?![^.;!?]{0,40}\b(?:negligible|nothing|fine|ok|okay|acceptable|cheap|tiny|trivial|"
-    r"noise|no\s+big\s+deal|doesn't\s+matter)\b))\b", re.IGNORECASE)
+    r"noise|no\s+big\s+deal|doesn't\s+matter)\b(?![^.;!?]{0,40}\bbut\b)))\b", re.IGNORECASE)
 
 
 def said_against(doc: Document, span: Span) -> bool:

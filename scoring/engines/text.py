@@ -155,10 +155,9 @@ _BACKWARD_DISMISSALS = (
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),
-    # "the measurement story is a later problem", "power is the hardware team's job", "I'd
-    # solve it when it shows up".
-    ("later", "problem"), ("team's", "job"), ("team's", "problem"), ("teams", "job"),
-    ("when", "it", "shows", "up"), ("cross", "that", "bridge"),
+    # "the measurement story is a later problem", "I'd solve it when it shows up". (Not "the
+    # X team's job": "per-version dashboards are my team's job" keeps the point.)
+    ("later", "problem"), ("when", "it", "shows", "up"), ("cross", "that", "bridge"),
 ) + tuple(
     # "quantization isn't worth it", "shadowing wasn't needed": any negated verb, not only "not".
     (negator, *((verdict,) if isinstance(verdict, str) else verdict))
@@ -468,7 +467,9 @@ _FRONTED_RE = re.compile(
     r"\s+(?:i|we)\s*(?:(?:honestly|really|just|probably|personally|frankly)\s+)?"
     r"(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
     r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
-    r"(?:skip|leave out|drop|ignore|live without|retire))\b",
+    r"(?:skip|leave out|drop|ignore|live without|retire))\b"
+    # "The 200us flag lookup we don't pay per request": a cost avoided, not a rejection.
+    r"(?!\s+(?:pay|incur|eat)\b)",
     re.IGNORECASE)
 
 
@@ -514,7 +515,8 @@ def _negate_fronted(text: str, tokens: list[Token]) -> None:
 
 _TOPIC_LINK_RE = re.compile(r"\b(?:so|because|since|which|when|if|until|while|then|that)\b",
                             re.IGNORECASE)
-_NOT_A_TOPIC = frozenset(["so", "and", "but", "then", "here", "honestly", "otherwise", "if",
+_NOT_A_TOPIC = frozenset(["after", "once", "before", "so", "and", "but", "then", "here",
+                          "honestly", "otherwise", "if",
                           "because", "since", "also", "that", "this", "which", "what", "why",
                           "frankly", "personally", "now", "today", "yes", "no", "ideally"])
 
@@ -567,6 +569,11 @@ _BUT_RE = re.compile(
     r"find (?:a |that |the )?(?:plain|simple|simpler|basic|static|single))\b)",
     re.IGNORECASE)
 _SENTENCE_START_RE = re.compile(r"[.!?\n](?:\s|$)")
+_SIDES_WITH_RE = re.compile(
+    r"\b(?:i|we) (?:agree|concur)|\b(?:they're|they are) right|\bfair enough|"
+    r"\b(?:i'd|i would|we'd|we would|i|we) (?:still|also|too|(?:do|follow|want) (?:exactly |just )?"
+    r"(?:the same|that|it|this))\b|\bdo(?:ing)? the same\b|\bwithout (?:it|that|them|one) either\b",
+    re.IGNORECASE)
 
 
 def _negate_conceded(text: str, tokens: list[Token]) -> None:
@@ -579,8 +586,11 @@ def _negate_conceded(text: str, tokens: list[Token]) -> None:
         spans.append((start, match.start()))
     for match in _OTHERS_RE.finditer(text):
         but = _BUT_RE.search(text, match.end(), match.end() + 200)
-        # The rejection belongs to the same sentence, or opens the next one.
-        if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()):
+        # The rejection belongs to the same sentence, or opens the next one; the candidate
+        # siding with the others ("and I'd do the same, however boring it is", "though I'd
+        # still run it", "I'd rather not ship without it either") grants the point.
+        if but and not _SENTENCE_START_RE.search(text, match.end(), but.start()) \
+                and not _SIDES_WITH_RE.search(text, match.end(), but.end() + 50):
             spans.append((match.start(), but.start()))
     _negate_within(tokens, spans)
 

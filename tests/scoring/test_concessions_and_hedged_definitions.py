@@ -14,9 +14,9 @@ from scoring.engines.relations import (
     reversed_percentile_shares,
     reversed_percentiles,
     turned_facts,
-    wrong_definitions,
 )
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.senses import wrong_definitions
 from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.relations import (
-    average_definitions,
     launch_overhead_gone,
     misattributed_features,
     portable_engines,
@@ -18,10 +17,10 @@ from scoring.engines.relations import (
     reversed_real_time_factor,
     unbounded_batch_waits,
     wrong_claims,
-    wrong_definitions,
     wrong_precision_sizes,
 )
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.senses import average_definitions, wrong_definitions
 from scoring.engines.text import tokenize
 from tests.scoring.test_engines import bank_question
 

@@ -12,6 +12,8 @@ import pytest
 from scoring.engines.relations import (
     reversed_percentiles,
     turned_facts,
+)
+from scoring.engines.senses import (
     wrong_definitions,
     wrong_glosses,
 )

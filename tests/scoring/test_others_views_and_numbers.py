@@ -144,6 +144,31 @@ def test_a_term_defined_in_a_wrong_sense_is_a_wrong_claim(sentence: str) -> None
         sentence, lambda offset: 0)
 
 
+# The review's right glosses and definitions that the first version of these senses flagged.
+RIGHT_SENSES += [
+    "I'd keep a warm pool - by that I mean a minimum of two GPU workers that already have the "
+    "weights on the card.",
+    "A warm pool means the spare cards stay warm: the weights are already on the GPU and CUDA is "
+    "initialised.",
+    "Continuous batching means new requests are slotted into the running batch as soon as others "
+    "are done, which needs a paged KV cache.",
+    "Dynamic batching, and by that I mean the server stacks concurrent arrivals into one forward "
+    "pass, capped at batch 32.",
+    "Shadow mode: we run the new model on requests from a small group of users, but only the old "
+    "model's answer goes back to them.",
+    "Shadow traffic is a tee of production requests, for a small number of users at first, to "
+    "the candidate model, whose answers are dropped.",
+    "Blast radius is everything a bad model running in prod can touch, so I'd cap it.",
+    "Blast radius, and by that I mean how far a bad deploy spreads before we stop it.",
+    "Launch overhead is about 2ms whatever the batch, while compute time scales with the batch.",
+    "The launch overhead is the same for the whole batch and each extra item just shares it.",
+    "I'd watch cold-start latency, and by that I mean the extra time a request waits when it "
+    "lands on a replica that was just spun up from zero.",
+    "I'd set an SLO, and by that I mean p99 under 15ms over 28 days.",
+    "I'd watch p99, and by that I mean the latency that 1 in 100 requests exceeds.",
+]
+
+
 @pytest.mark.parametrize("sentence", RIGHT_SENSES)
 def test_a_term_defined_in_its_right_sense_stands(sentence: str) -> None:
     assert not wrong_definitions(sentence, lambda offset: 0)
@@ -185,10 +210,17 @@ BUDGET = ("Budget: network 2, features 4, preprocessing 1, model 6, post 1, leav
           "and I'd measure each stage under load.")
 
 
+RAMP = ("I'd ramp 1%, 2%, 5%, 10%, 20%, 30%, 50%, 75% and 100%, with a 10-minute bake at each "
+        "step.")
+GATES = ("Gates before promotion: p99 delta under 1ms, error rate, timeouts, GPU memory, ETA "
+         "MAE, late-delivery rate, cancellation rate, order volume and refund rate, all against "
+         "the control.")
+
+
 def test_a_string_of_terms_is_a_term_list() -> None:
     assert term_list(STUFFED)
-    assert not term_list(GROUPED)
-    assert not term_list(BUDGET)
+    for listed in (GROUPED, BUDGET, RAMP, GATES):
+        assert not term_list(listed)
 
 
 def test_points_only_named_in_a_string_of_terms_are_at_most_partly_made() -> None:
@@ -248,3 +280,61 @@ def test_a_figure_compared_or_a_usual_allowance_is_not_the_pitfall(
         slug: str, key: str, compared: str, committed: str) -> None:
     assert verdict(slug, key, compared) == "missed"
     assert verdict(slug, key, committed) == "made"
+
+
+def test_the_error_rate_called_the_cleanest_signal_commits_only_5xx() -> None:
+    slug, key = "oracle-serverless-cold-starts", "only-5xx"
+    assert verdict(slug, key, "For me the cleanest signal on any serving platform is the error "
+                              "rate. I'd page when 5xx goes over 1% for 5 minutes.") == "made"
+    assert verdict(slug, key, "I'd track cold-start latency and rate, p99 on warm requests and "
+                              "the error rate. The cleanest signal for cold starts is time to "
+                              "first byte after scale-up.") == "missed"
+
+
+# The review's false positives: right sentences in the new forms, each once flagged.
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("pinterest-batch-size-tradeoff", "utilization-not-waste",
+     "I'd sweep batch sizes. I know the argument that 65% is burst headroom for spikes, though "
+     "I'd still run a sweep to confirm the spare third really absorbs them."),
+    ("tiktok-20ms-budget", "measurement-plan",
+     "I'd give myself 15ms p99. A lot of people insist on load testing at 2x peak with a tracing "
+     "span per stage - I'd rather not ship without it either."),
+    ("doordash-eta-canary", "bake-window",
+     "Canary at 2% with sticky users. A lot of teams insist on a 15 minute bake after each "
+     "shift, and I'd do the same, however boring it is."),
+    ("robinhood-bad-model-blast-radius", "per-version-monitoring",
+     "Per-version dashboards against the baseline are my team's job: latency, errors and "
+     "prediction drift split by model version."),
+    ("canary-and-versioning-design", "bake-window",
+     "Canary with Istio weights, 2% to start. After the 15-minute bake at each step I'd retire "
+     "the old replicas."),
+    ("robinhood-bad-model-blast-radius", "flag-latency",
+     "The 200us flag lookup we don't pay per request: flag state lives in each process with "
+     "streamed updates, behind a kill switch."),
+])
+def test_a_point_sided_with_kept_or_paid_for_once_stays_made(slug: str, key: str,
+                                                             answer: str) -> None:
+    assert verdict(slug, key, answer) in CREDITED
+
+
+def test_a_remote_call_said_fine_only_for_a_toy_still_counts_as_a_cost() -> None:
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   "Asking a remote flag service on every request costs ~200µs, fine for a toy "
+                   "service but not at 50k QPS, so each server keeps flag state in memory."
+                   ) == "missed"
+
+
+@pytest.mark.parametrize("text", [
+    "A 99.9% SLO across 30 days is about 43 minutes of error budget.",
+    "20% headroom with 1,250 GPUs comes to 1,500 GPUs.",
+    "At 65% utilization across 100 GPUs, that's 35 GPUs of idle burst headroom.",
+    "At under 40% CPU with 200k requests a minute, that's about 3,333 requests a second.",
+    "Reading 14GB at 2TB/s is about 10ms in practice, since we only get ~70% of peak bandwidth.",
+    "A 14 GB model over 100 Gb/s takes about 1.1 s to pull.",
+    "Real-time factor below 0.5 with one GPU running 16 concurrent streams, measured under load.",
+    "I'd alert if the real-time factor goes over 0.8 on any GPU, and aim for about 20 concurrent "
+    "streams per GPU.",
+])
+def test_totals_complements_practical_bandwidth_and_measured_loads_are_not_slips(
+        text: str) -> None:
+    assert derived_figures(text, find_quantities(text)) == []

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.numbers import find_quantities
-from scoring.engines.relations import wrong_claims, wrong_definitions
+from scoring.engines.relations import wrong_claims
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.senses import wrong_definitions
 from scoring.engines.text import tokenize
 from tests.scoring.test_engines import bank_question
 
