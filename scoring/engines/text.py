@@ -454,6 +454,28 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                     _negate_forward(text, tokens, window[-1])
     _negate_conceded(text, tokens)
     _negate_fronted(text, tokens)
+    _keep_what_others_skip(tokens, text)
+
+
+# "Many people skip shadow mode; I wouldn't", "some teams drop the bake window, but I'd never do
+# that": what others leave out, kept by the candidate (two negations that cancel).
+_OTHERS_SKIP_RE = re.compile(
+    r"\b(?:people|teams|folks|others|shops)\s+(?:\w+\s+)?(?:skip|drop|ignore|forget|leave\s+out)"
+    r"\s+(?P<what>[^.;!?\n]{3,80}?)\s*(?:[;,.:]|\s-|\s[–—])\s*(?:but\s+|and\s+)?(?:honestly,?\s+)?"
+    r"(?:(?:i|we)\s+(?:wouldn't|won't|don't|do\s+not|would\s+not|never\s+would)|"
+    r"(?:i'd|we'd|i\s+would|we\s+would)\s+never\s+(?:do\s+that|skip|drop))\b",
+    re.IGNORECASE)
+
+
+def _keep_what_others_skip(tokens: list[Token], text: str) -> None:
+    spans = [m.span("what") for m in _OTHERS_SKIP_RE.finditer(text)]
+    if not spans:
+        return
+    starts = [start for start, _ in spans]
+    for token in tokens:
+        index = bisect_right(starts, token.start) - 1
+        if index >= 0 and token.start < spans[index][1]:
+            token.negated = False
 
 
 _CLAUSE_SUBJECTS = frozenset(["i", "we", "i'd", "we'd", "honestly", "frankly"])

@@ -338,3 +338,19 @@ def test_a_remote_call_said_fine_only_for_a_toy_still_counts_as_a_cost() -> None
 def test_totals_complements_practical_bandwidth_and_measured_loads_are_not_slips(
         text: str) -> None:
     assert derived_figures(text, find_quantities(text)) == []
+
+
+@pytest.mark.parametrize(("slug", "key", "kept", "skipped"), [
+    ("doordash-eta-canary", "versioned-shadow",
+     "Many people skip shadow mode; I wouldn't. I'd mirror live requests to the new model first "
+     "and compare its ETAs with prod.",
+     "Many people skip shadow mode and so would I; I'd go straight to a 2% canary."),
+    ("canary-and-versioning-design", "bake-window",
+     "Some teams skip the bake window, but I'd never do that: 10 minutes at each step before "
+     "promoting.",
+     "Some teams skip the bake window and so would I, it slows everything down."),
+])
+def test_what_others_skip_and_the_candidate_keeps_is_made(slug: str, key: str, kept: str,
+                                                          skipped: str) -> None:
+    assert verdict(slug, key, kept) in CREDITED
+    assert verdict(slug, key, skipped) not in CREDITED
