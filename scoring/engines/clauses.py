@@ -1,6 +1,7 @@
 """The analysed answer: tokens with negation scopes, sentences and clauses, the numbers
 examined (bounded, so scoring stays linear in the answer's length), the candidate's arithmetic
-and the wrong relations it states (relations.py). Every judge reads this Document.
+and the wrong relations and senses it states (relations.py, senses.py). Every judge reads this
+Document.
 """
 
 from __future__ import annotations

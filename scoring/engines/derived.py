@@ -15,6 +15,19 @@ import re
 
 from scoring.engines.numbers import Calculation, Quantity, format_number, unit_label
 
+# Shared connectors: an approximation before a figure ("is about 32 kW", "~3,333") and the words
+# that say a figure is what the ones before it come to ("is", "gives us", "works out to").
+_ROUGHLY = r"(?:about\s+|around\s+|roughly\s+|~\s*)?"
+_HEDGES = r"(?:(?:about|around|roughly|only|just|~)\s*)*"
+_COMES_TO = (r"(?:is|=|means|gives(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|that's|"
+             r"that\s+is)")
+
+
+def _clear_slip(stated: float, wanted: float) -> bool:
+    """Off by more than half or double: only a slip that no practical factor explains (real
+    bandwidth well under the peak, batching above 1 / RTF)."""
+    return not 0.5 * wanted <= stated <= 2 * wanted
+
 # Between the two figures of a comparison ("7ms vs 12ms", "from 12ms to 7ms", "7ms compared
 # with 12ms", "7ms against 12ms", "7ms on TensorRT versus 12ms on TorchServe").
 _VERSUS_RE = re.compile(
@@ -144,8 +157,7 @@ def _streams_per_gpu(text: str, quantities: list[Quantity]) -> list[Calculation]
                 or not _same_sentence(text, factor.start, streams.end):
             continue
         wanted = 1 / factor.value
-        # Only a clear slip: batching lets a GPU carry somewhat more than 1 / RTF.
-        if not 0.5 * wanted <= streams.value <= 2 * wanted:
+        if _clear_slip(streams.value, wanted):
             flagged.append(Calculation(
                 text=text[factor.start : streams.end], start=factor.start, end=streams.end,
                 stated=streams.written, actual=wanted, kind="derived", unit="streams",
@@ -155,8 +167,8 @@ def _streams_per_gpu(text: str, quantities: list[Quantity]) -> list[Calculation]
 
 # "streams the 14GB of weights at about 2 TB/s, which is ~0.7ms per step": a size over a
 # bandwidth is a time (14 GB / 2,000 GB/s = 7 ms).
-_AT_RATE_RE = re.compile(r"^[^.;:!?\n]{0,40}?\b(?:at|over|through|across|with)\s+"
-                         r"(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_AT_RATE_RE = re.compile(r"^[^.;:!?\n]{0,40}?\b(?:at|over|through|across|with)\s+" + _ROUGHLY
+                         + "$", re.IGNORECASE)
 # Not "..., so 20ms means prefill plus a token": "so" leads to the budget, not to the time.
 _TAKES_RE = re.compile(r"^\s*,?\s*(?:(?:which|that)(?:'s|\s+is|\s+takes)|that's|is|=|takes|"
                        r"comes\s+to)\s+(?:(?:about|around|roughly|only|just|~)\s*)*$",
@@ -172,8 +184,7 @@ def _transfer_times(text: str, quantities: list[Quantity]) -> list[Calculation]:
                 or not _TAKES_RE.match(text[rate.end : took.start]):
             continue
         wanted = size.value / rate.value
-        # Only a clear slip: the bandwidth reached in practice is often well under the peak.
-        if not 0.5 * wanted <= took.value <= 2 * wanted:
+        if _clear_slip(took.value, wanted):
             flagged.append(Calculation(
                 text=text[size.start : took.end], start=size.start, end=took.end,
                 stated=took.written, actual=wanted * took.written / took.value,
@@ -224,9 +235,8 @@ def _error_budgets(text: str, quantities: list[Quantity]) -> list[Calculation]:
 
 # "6,000 orders an hour, so 2% is 1,200 orders an hour": a share of a figure stated before it.
 _SHARE_IS_RE = re.compile(
-    r"^\s*(?:of\s+(?:that|those|it|them|this|traffic|(?:the|our)\s+\w+)\s+)?(?:is|=|means|gives"
-    r"(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|that's)\s+(?:about|around|roughly|only|"
-    r"just|~)?\s*$", re.IGNORECASE)
+    r"^\s*(?:of\s+(?:that|those|it|them|this|traffic|(?:the|our)\s+\w+)\s+)?" + _COMES_TO
+    + r"\s+" + _HEDGES + "$", re.IGNORECASE)
 
 
 def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
@@ -275,11 +285,10 @@ _OF_FIGURE_RE = re.compile(r"^\s*of\s+(?:the\s+|our\s+|those\s+|their\s+)?$", re
 # is taken of, and what it comes to, said more loosely (then the whole and the result are
 # counted in the same unit).
 _WITH_BASE_RE = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?[\w-]*[:,]?\s*(?:of|with|across|among|out\s+of)"
-                           r"\s+(?:the\s+|our\s+|those\s+|their\s+)?(?:~\s*|about\s+|around\s+|"
-                           r"roughly\s+)?$", re.IGNORECASE)
-_BASE_IS_RE = re.compile(r"^\s*(?:[\w-]+\s+){0,3}?,?\s*(?:is|=|means|gives(?:\s+us)?|comes\s+to|"
-                         r"would\s+be|works\s+out\s+to|that's|that\s+is)\s+(?:(?:about|around|"
-                         r"roughly|only|just|~)\s*)*$", re.IGNORECASE)
+                           r"\s+(?:the\s+|our\s+|those\s+|their\s+)?" + _ROUGHLY + "$",
+                           re.IGNORECASE)
+_BASE_IS_RE = re.compile(r"^\s*(?:[\w-]+\s+){0,3}?,?\s*" + _COMES_TO + r"\s+" + _HEDGES + "$",
+                         re.IGNORECASE)
 
 
 def _share_of_figure(text: str, quantities: list[Quantity]) -> list[Calculation]:
@@ -377,7 +386,6 @@ def _rate_conversions(text: str, quantities: list[Quantity]) -> list[Calculation
 
 # "80 A100s at 400 W each is about 32 kW", "1,250 GPUs at $2 an hour is $2,500 an hour", "each
 # A100 draws about 400 W, so 80 of them are about 32 kW": a count times a per-item figure.
-_ROUGHLY = r"(?:about\s+|around\s+|roughly\s+|~\s*)?"  # "is about 32 kW", "~3,333"
 _AT_EACH_RE = re.compile(r"^\s*(?:at|of|with|running\s+at|drawing|x|×|times)\s+" + _ROUGHLY + "$",
                          re.IGNORECASE)
 _EACH_IS_RE = re.compile(r"^\s*(?:each|apiece|per\s+(?:gpu|card|node|a100|t4|h100|replica))?"

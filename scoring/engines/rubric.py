@@ -3,7 +3,8 @@ composes the judgements, each in its own module:
 
 - clauses.py: the analysed answer (tokens, negation and dismissal scopes, sentences, clauses,
   numbers and arithmetic, bounded so scoring stays linear);
-- relations.py: relations and roles stated the wrong way round, wrong definitions;
+- relations.py: relations and roles stated the wrong way round;
+- senses.py: wrong senses and definitions of the criterion's own terms, glosses;
 - evidence.py: phrases and where an answer states them;
 - claims.py: claims about the alternatives a comparison names;
 - concepts.py, quantities.py, pitfalls.py: the verdict per criterion kind;
