@@ -279,7 +279,17 @@ _TURNED_FACTS = (
                r"(?:re-?train|new\s+(?:model\s+)?version)\w*|"
                r"\bre-?build\w*[^.;]{0,60}?\bonly\s+(?:triggered|needed|required|happens)\s+(?:when|if)\s+"
                r"(?:we\s+|you\s+)?(?:upgrade|update|change|bump)\s+(?:the\s+)?(?:gpu\s+|cuda\s+|nvidia\s+)?"
-               r"(?:driver|cuda|hardware)", re.IGNORECASE),
+               r"(?:driver|cuda|hardware)|"
+               # "the rebuild is a one-off per GPU type: later model versions reuse it".
+               r"\b(?:later|new|future|next|subsequent)\s+(?:model\s+)?versions?\s+(?:can\s+|will\s+|"
+               r"just\s+)?re-?use\s+(?:it|that|the\s+(?:same\s+)?(?:engine|build|plan))\b|"
+               r"\bre-?build\w*\s+(?:is|are)\s+(?:a\s+|just\s+a\s+)?one-?off\s+(?:cost\s+)?per\s+"
+               r"(?:gpu|card|hardware|device)", re.IGNORECASE),
+    # "memory fragmentation is mostly a TensorRT issue": TorchServe's eager allocator fragments
+    # over long uptimes; a TensorRT engine allocates its memory up front.
+    re.compile(r"\b(?:memory\s+)?fragmentation\b[^.;]{0,30}?\b(?:is|'s)\s+(?:mostly\s+|mainly\s+|"
+               r"largely\s+|primarily\s+|really\s+|more\s+(?:of\s+)?|just\s+)?an?\s+(?:tensorrt|trt)\s+"
+               r"(?:issue|problem|thing|concern|risk)\b", re.IGNORECASE),
     re.compile(r"\bimmutab\w*\s+(?:image\s+)?tags?\b[^.;]{0,80}?\b(?P<turn>re-?point\w*|"
                r"overwrit\w*|re-?push\w*|mov(?:e|es|ing)\s+(?:it|the\s+tag))", re.IGNORECASE),
     # "TorchServe is faster at p99", "TensorRT is the slower one": the speed turned round.

@@ -103,6 +103,14 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"kernel|launch)|fixed|regardless|no matter|cpu|same (?:for|across) (?:the )?"
               r"(?:whole |entire )?batch|shar\w*|constant|whatever the batch|amorti[sz]\w*|"
               r"spread\w*"),
+    # "CUDA graphs let you put two model replicas on the same GPU": a graph records a run of
+    # kernel launches once and replays it, cutting the CPU's per-launch cost; it does not
+    # share a card between models.
+    TermSense(r"cuda\s+graphs?",
+              r"replicas?|(?:two|multiple|several|more)\s+(?:model\s+)?(?:copies|models|instances)|"
+              r"shar\w*\s+(?:the\s+|a\s+|one\s+)?(?:gpu|card)|same\s+(?:gpu|card)|partition\w*|"
+              r"cach\w*\s+(?:the\s+)?(?:results?|predictions?|responses?|outputs?)",
+              r"launch\w*|captur\w*|replay\w*|record\w*|kernels?|cpu|overhead|dispatch\w*"),
     TermSense(r"intra[- ]?op(?:\s+(?:parallelism|threads?))?",
               r"(?:many|multiple|several|concurrent|parallel|different|more)\s+(?:incoming\s+)?"
               r"requests|across (?:the )?(?:worker|process|replica|instance)\w*|adding workers|"
@@ -133,7 +141,9 @@ TERM_SENSES: tuple[TermSense, ...] = (
     # utilization; memory utilization is how much of the card's memory is in use.
     TermSense(r"(?:gpu\s+)?memory\s+utili[sz]ation|memory\s+util",
               r"comput\w*|busy|of the time|(?:sm|cores?|kernels?) (?:running|active)|idle",
-              r"gb|gib|allocat\w*|occupied|used|in use|holds?|fill\w*|capacity|headroom|room|"
+              # Not "compute headroom": that is the busy-time reading again.
+              r"gb|gib|allocat\w*|occupied|used|in use|holds?|fill\w*|capacity|"
+              r"(?<!compute\s)headroom|(?<!compute\s)room|"
               r"free|weights|kv[- ]?cache|fits?|leak\w*"),
     TermSense(r"p50|median",
               r"(?:the\s+)?(?:slow(?:est)?\s+(?:half|tail|requests)|tail|stricter|worst|"
@@ -373,7 +383,9 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             # "OpenVINO, which as I understand it memoizes previous predictions", "the circuit
             # breaker retries it on another replica": what the term does, said with its verb.
             r",\s*which\s+(?:" + _HEDGE_ASIDE + r",?\s+)?(?=[a-z]+s\b)|"
-            r"\s+(?:just\s+|basically\s+|only\s+|simply\s+)?(?=[a-z]{3,}(?:ies|es|s)\b))")
+            r"\s+(?:just\s+|basically\s+|only\s+|simply\s+)?(?=[a-z]{3,}(?:ies|es|s)\b)|"
+            # "CUDA graphs let you put two replicas on one GPU": what a plural term does.
+            r"\s+(?=let\s+(?:you|us|me)\b))")
 _DEFINITION_RES = tuple(
     (sense, re.compile(rf"\b(?P<term>{sense.term})\b['’\"”]?"
                        # "Memory fragmentation on TorchServe is when ...".

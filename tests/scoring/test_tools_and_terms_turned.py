@@ -1,0 +1,74 @@
+"""Issue 9, tenth round: facts of the tools and terms said the wrong way round.
+
+- CUDA graphs said to put model replicas on one GPU (they capture and replay kernel launches).
+- Memory utilization read as busy time, with the "headroom" it leaves called compute headroom.
+- A TensorRT rebuild called a one-off per GPU type that later model versions reuse.
+- Memory fragmentation called a TensorRT issue (TorchServe's eager allocator fragments).
+
+Sentences written for this file; each wrong one has a right twin that stands."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.relations import turned_facts
+from scoring.engines.senses import wrong_definitions
+from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
+
+TURNED = [
+    ("CUDA graphs let you put two model replicas on the same GPU, another way to lift "
+     "utilization.",
+     "CUDA graphs let you capture the kernel launches once and replay them, so the per-launch "
+     "CPU overhead goes away."),
+    ("The 78% memory utilization is good news, it means the GPUs are only busy 78% of the time "
+     "so there's 22% compute headroom left.",
+     "The 78% memory utilization means 78% of the card's memory is in use, so there's some "
+     "headroom left."),
+]
+
+
+@pytest.mark.parametrize(("wrong", "right"), TURNED)
+def test_a_term_given_another_terms_sense_is_a_wrong_definition(wrong: str, right: str) -> None:
+    assert claimed(wrong_definitions, wrong)
+    assert claimed(wrong_definitions, right) == []
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("The 45-minute rebuild is a one-off per GPU type, so once it's built later model versions "
+     "reuse it.",
+     "The 45-minute rebuild is per model version, so new versions can't reuse the old engine."),
+    ("Memory fragmentation is mostly a TensorRT issue, since engines grab workspace up front.",
+     "Memory fragmentation is mostly a TorchServe issue over long uptimes."),
+    ("Memory fragmentation is mostly a TensorRT issue, since engines grab workspace up front.",
+     "Fragmentation is not a TensorRT problem, it preallocates."),
+])
+def test_a_tool_fact_turned_round_is_a_wrong_claim(wrong: str, right: str) -> None:
+    assert claimed(turned_facts, wrong)
+    assert claimed(turned_facts, right) == []
+
+
+FRAUD = ("TensorRT is faster, about 7ms vs 12ms p99 on TorchServe, because it fuses layers and "
+         "runs FP16. ")
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("pinterest-batch-size-tradeoff", "launch-overhead",
+     "I'd raise the batch carefully. Also CUDA graphs let you put two model replicas on the same "
+     "GPU, that's another lever beyond batching.",
+     "I'd raise the batch carefully. Also CUDA graphs let you capture the kernel launches once "
+     "and replay them, cutting the fixed launch overhead per batch."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "rebuild-cost",
+     FRAUD + "The 45-minute rebuild is a one-off per GPU type: once the engine's built for our "
+             "T4s, later model versions reuse it, so frequent retrains aren't an issue.",
+     FRAUD + "The 45-minute rebuild comes with every model version, so frequent retrains "
+             "hurt."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "memory-fragmentation",
+     FRAUD + "Memory fragmentation is mostly a TensorRT issue, so I'd watch memory on the TRT "
+             "side.",
+     FRAUD + "Memory fragmentation is mostly a TorchServe issue over long uptimes, so I'd "
+             "watch per-worker memory there."),
+])
+def test_a_point_stated_the_wrong_way_round_is_contradicted(slug: str, key: str, wrong: str,
+                                                             right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in CREDITED
