@@ -407,10 +407,13 @@ _NOT_HAS_RE = re.compile(r"\b(?:not|no|never|without|lacks?|avoid\w*|skip\w*|unl
                          r"wrap\w*|through|via|under|for|of)\b|n't|[;:,(]", re.IGNORECASE)
 
 
-_OWNED_BY_RE = re.compile(r"(?:\s+[^.;:!?,]{0,40}?)?\s+(?:is|are)\s+(?:a|an|the|just\s+a|"
-                          r"really\s+a)\s+(?P<tool>tensorrt|trt|torchserve)\s+"
-                          r"(?:thing|problem|issue|cost|feature)\b",
-                          re.IGNORECASE)
+_OWNED_BY_RE = re.compile(r"(?:\s+[^.;:!?,]{0,40}?)?\s+(?:is|are)\s+(?:(?:a|an|the|just\s+a|"
+                          r"really\s+a|mostly\s+a|mainly\s+a)\s+(?=\w+\s+(?:thing|problem|issue|"
+                          r"cost|feature)\b)|"
+                          # "the 45 minute rebuild is for TorchServe .mar archives".
+                          r"(?:only\s+|just\s+|mostly\s+)?for\s+(?:the\s+)?"
+                          r"(?![^.;]{0,30}\b(?:not|n't|never|impossible|missing)\b))"
+                          r"(?P<tool>tensorrt|trt|torchserve)\b", re.IGNORECASE)
 
 
 def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:

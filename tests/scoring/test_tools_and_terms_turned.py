@@ -3,7 +3,8 @@
 - CUDA graphs said to put model replicas on one GPU (they capture and replay kernel launches).
 - Memory utilization read as busy time, with the "headroom" it leaves called compute headroom.
 - A TensorRT rebuild called a one-off per GPU type that later model versions reuse.
-- Memory fragmentation called a TensorRT issue (TorchServe's eager allocator fragments).
+- Memory fragmentation called a TensorRT issue (TorchServe's eager allocator fragments), and the
+  rebuild said to be "for TorchServe".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engines.relations import turned_facts
+from scoring.engines.relations import misattributed_features, turned_facts
 from scoring.engines.senses import wrong_definitions
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 
@@ -72,3 +73,15 @@ def test_a_point_stated_the_wrong_way_round_is_contradicted(slug: str, key: str,
                                                              right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in CREDITED
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("The 45 minute rebuild is for TorchServe .mar archives, I believe.",
+     "The 45 minute rebuild is for TensorRT only."),
+    ("Optimization profiles are mostly a TorchServe problem.",
+     "Optimization profiles are for TorchServe not needed at all."),
+])
+def test_a_tools_cost_said_to_be_for_the_other_tool_is_misattributed(wrong: str,
+                                                                     right: str) -> None:
+    assert claimed(misattributed_features, wrong)
+    assert claimed(misattributed_features, right) == []
