@@ -95,6 +95,9 @@ class NumberCheck:
     within_tolerance: bool = False
     method_credit: bool = False  # right method, whatever the arithmetic
     worked_calculation: str = ""  # the correct calculation, shown beside the candidate's
+    # The result stated in another of the criterion's own forms ("14x" for "1,125 GPUs"): right,
+    # though found_value is not in the criterion's unit.
+    another_form: bool = False
 
 
 @dataclass

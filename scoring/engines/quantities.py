@@ -195,6 +195,11 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     method = worded or in_calculation or _uses_model_operation(doc, model_answer)
     wrong = (not hits and chosen is not None and compatible(chosen, criterion.unit)
              and distance(chosen, expected, criterion.unit) > WRONG_RESULT_AT)
+    other_form = None if hits or wrong else _stated_in_another_form(doc, evidence.hits, given)
+    if other_form is not None:
+        # "about 14 times the 40 per A100" where the criterion counts 1,125 GPUs: the bank's own
+        # phrases name the other forms of the result, and one is stated in full.
+        chosen = other_form
     if hits and _derived_slip(doc, criterion, chosen) is not None:
         # "5ms faster, which is a 60% cut": the figure is right, the share it is given is not.
         hits, wrong, method = [], True, True
@@ -203,13 +208,14 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
         tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
         found_text=chosen.text if chosen else "",
         span=Span(chosen.start, chosen.end) if chosen else None,
-        within_tolerance=bool(hits), method_credit=method,
+        within_tolerance=bool(hits) or other_form is not None, method_credit=method,
         worked_calculation=_worked_calculation(doc, criterion, model_answer),
+        another_form=other_form is not None,
     )
     # The words that attempted it, where a phrase is at least partly stated (not one label word
     # beside a number that is about something else).
     worded_spans = agree.spans if agree.score >= PARTLY_AT else []
-    if hits:
+    if hits or other_form is not None:
         verdict, credit = "made", 1.0
         spans = [Span(chosen.start, chosen.end), *worded_spans]
     elif method:
@@ -223,6 +229,24 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if not hits and chosen is not None:
         doc.wrong_result_ends.add(chosen.end)  # judged here; the total charges it once
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+# A phrase that is the result said as a ratio: "14x", "48 times" (not a multiplier, "x 1.2").
+_RATIO_FORM_RE = re.compile(r"\s*~?\d[\d.,]*\s*(?:x|×|times)\s*", re.IGNORECASE)
+
+
+def _stated_in_another_form(doc: Document, hits: list, given: list[Quantity] | None
+                            ) -> Quantity | None:
+    """The answer's figure where one of the criterion's phrases that says the result as a ratio
+    (not a figure the question gives) is stated in full: "about 14 times the 40 per A100"."""
+    for pattern, match in hits:
+        if match.score < MADE_AT or not _RATIO_FORM_RE.fullmatch(pattern.source) \
+                or any(restated(q, given or []) for q in pattern.numbers):
+            continue
+        for quantity in doc.sentence_numbers.get(match.sentence, ()):
+            if any(s.start <= quantity.start < s.end for s in match.spans):
+                return quantity
+    return None
 
 
 def _operands(doc: Document) -> set[tuple[int, int]]:

@@ -506,3 +506,16 @@ def test_feedback_shows_the_candidates_calculation_beside_the_correct_one(cclien
     html = cclient.get(url("question", loop, 1)).content.decode()
     assert "Your calculations" in html
     assert "50,000 / 40 = 1,000 GPUs; the correct result is 50,000 / 40 = 1,250" in html
+
+
+def test_a_result_said_as_a_ratio_shows_as_the_same_result_not_off(cclient, loop):
+    submit(cclient, loop, text="45,000 / 80 is about 562 per GPU, about 14 times Azure's 40.")
+    score = fake_score(Answer.objects.get())
+    score.numbers = [{"criterion_key": "azure", "expected_value": 1125, "unit": "GPUs",
+                      "tolerance_percent": 5, "found_value": 14.0, "found_text": "14 times",
+                      "span": None, "within_tolerance": True, "method_credit": True,
+                      "worked_calculation": "45,000 / 40 = 1,125", "another_form": True}]
+    score.save()
+    html = cclient.get(url("question", loop, 1)).content.decode()
+    assert "same result, said as a ratio" in html
+    assert "badge-bad" not in html

@@ -5,6 +5,8 @@
 - A TensorRT rebuild called a one-off per GPU type that later model versions reuse.
 - Memory fragmentation called a TensorRT issue (TorchServe's eager allocator fragments), and the
   rebuild said to be "for TorchServe".
+- A numeric result said in the criterion's own ratio form ("about 14 times the 40 per A100"
+  where the criterion counts 1,125 GPUs) is accepted, and not shown as off.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -13,7 +15,9 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.relations import misattributed_features, turned_facts
+from scoring.engines.rubric import RubricEngine
 from scoring.engines.senses import wrong_definitions
+from tests.scoring.test_engines import bank_question
 from tests.scoring.test_features_and_senses import CREDITED, claimed, verdict
 
 TURNED = [
@@ -85,3 +89,25 @@ def test_a_tools_cost_said_to_be_for_the_other_tool_is_misattributed(wrong: str,
                                                                      right: str) -> None:
     assert claimed(misattributed_features, wrong)
     assert claimed(misattributed_features, right) == []
+
+
+META = ("45,000 QPS over 80 A100s is about 562 QPS per GPU. ")
+
+
+@pytest.mark.parametrize(("answer", "made"), [
+    (META + "That's about 14 times the ~40 per A100 that Azure reports, too big a gap to trust.",
+     True),
+    (META + "562.5 per GPU is 14x Azure's 40.", True),
+    (META + "That's about 40 times the ~40 per A100 that Azure reports.", False),
+])
+def test_a_result_said_as_the_criterions_own_ratio_is_accepted(answer: str, made: bool) -> None:
+    outcome = RubricEngine().score(bank_question("meta-80-a100-sanity-check"), answer)
+    check = next(c for c in outcome.numbers if c.criterion_key == "azure-comparison")
+    verdicts = {v.key: v.verdict for v in outcome.criteria}
+    assert (verdicts["azure-comparison"] == "made") is made
+    assert check.within_tolerance is made and check.another_form is made
+    # Never shown as "off" in the calculation lines when it is right.
+    shown_off = any("14" in line and "correct result" in line
+                    for line in outcome.feedback.get("calculations") or [])
+    assert not (made and shown_off)
+
