@@ -193,6 +193,34 @@ _UNIT_AFTER_RE = re.compile(
     rf"\s*(?:(?i:{_UNIT_ALTS})(?![A-Za-z0-9])|(?:-|–|to)\s*(?:\d|(?i:{_NUMBER_WORD})\b))")
 
 
+# "seven tenths of a millisecond", "a quarter of a second", "0.7 of a millisecond": a fraction
+# of one unit of time, read only where the unit follows (not "a third of a GPU").
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                 "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10, "hundredth": 100,
+                 "hundredths": 100}
+_FRACTION_RE = re.compile(
+    r"\b(?:(?P<count>a|an|one|two|three|four|five|six|seven|eight|nine)\s+(?P<den>"
+    + "|".join(sorted(_DENOMINATORS, key=len, reverse=True))
+    + r")|(?P<digits>\d+(?:\.\d+)?))\s+of\s+an?(?=\s+(?:(?:milli|micro|nano)?seconds?|ms|µs|us|"
+    r"secs?|minutes?|mins?|hours?)\b)",
+    re.IGNORECASE)
+
+
+def _fractions(text: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+    for match in _FRACTION_RE.finditer(text):
+        if match.group("digits"):
+            value = float(match.group("digits"))
+            if value >= 1:
+                continue  # "2 of a ..." is not a fraction of one unit
+        else:
+            count = match.group("count").lower()
+            numerator = 1 if count in {"a", "an"} else _SMALL_WORDS[count]
+            value = numerator / _DENOMINATORS[match.group("den").lower()]
+        out.append((match.start(), match.end(), format(value, "g")))
+    return out
+
+
 def _words_value(words: str) -> float | None:
     """"thirty thousand" -> 30000, "twenty-five" -> 25, "one hundred and five" -> 105;
     None for a run that is not one number ("one two")."""
@@ -237,6 +265,10 @@ def _spelled_numbers(text: str) -> list[tuple[int, int, str]]:
         if not scaled and value < 10 and not _UNIT_AFTER_RE.match(text, match.end()):
             continue
         out.append((match.start(), match.end(), format(value, "g") if value < 1e15 else ""))
+    fractions = _fractions(text)
+    if fractions:
+        out = sorted([*fractions, *(item for item in out if not any(
+            start < item[1] and item[0] < end for start, end, _ in fractions))])
     return [item for item in out if item[2]]
 
 

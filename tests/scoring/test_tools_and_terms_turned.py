@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.engines.numbers import find_quantities
 from scoring.engines.relations import misattributed_features, turned_facts
 from scoring.engines.rubric import RubricEngine
 from scoring.engines.senses import wrong_definitions
@@ -111,3 +112,29 @@ def test_a_result_said_as_the_criterions_own_ratio_is_accepted(answer: str, made
                     for line in outcome.feedback.get("calculations") or [])
     assert not (made and shown_off)
 
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("which is about seven tenths of a millisecond", 0.0007),
+    ("so 0.7 of a millisecond, but I don't fully trust that", 0.0007),
+    ("a quarter of a second", 0.25),
+    ("three quarters of a millisecond", 0.00075),
+])
+def test_a_fraction_of_a_unit_of_time_is_a_quantity(text: str, seconds: float) -> None:
+    found = [q for q in find_quantities(text) if q.unit == "s"]
+    assert len(found) == 1 and found[0].value == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", ["a quarter of the traffic", "an idle third of a GPU",
+                                  "2 of a kind"])
+def test_a_fraction_of_something_else_is_not_a_time(text: str) -> None:
+    assert [q for q in find_quantities(text) if q.unit == "s"] == []
+
+
+def test_a_margin_said_in_tenths_of_a_millisecond_is_accepted() -> None:
+    answer = ("The SLA is p95 and the panel shows p99; p95 can't sit above p99, so p95 is at "
+              "most 11.3ms. That leaves at least seven tenths of a millisecond in reserve, "
+              "barely 6% of the 12ms, so it's compliant, not safe.")
+    outcome = RubricEngine().score(bank_question("snapchat-p95-12ms-bid-requests"), answer)
+    check = next(c for c in outcome.numbers if c.criterion_key == "margin")
+    assert check.within_tolerance
