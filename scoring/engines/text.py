@@ -136,6 +136,8 @@ _BACKWARD_DISMISSALS = (
     ("isn't", "a", "priority"), ("low", "priority"), ("bureaucracy",), ("won't", "matter"),
     ("wouldn't", "matter"), ("can", "wait", "until", "we", "have"), ("only", "matters", "at"),
     ("only", "matter", "at"),
+    # "re-litigating a benchmark isn't a good use of anyone's time".
+    ("isn't", "a", "good", "use"), ("not", "a", "good", "use"),
     # "can be skipped", "more trouble than it's worth", "sounds good on paper", "feels
     # excessive", "doesn't buy us much", "is low value", "the kind of thing we can add later".
     ("be", "skipped"), ("be", "dropped"), ("more", "trouble"), ("on", "paper"), ("excessive",),

@@ -138,3 +138,22 @@ def test_a_margin_said_in_tenths_of_a_millisecond_is_accepted() -> None:
     outcome = RubricEngine().score(bank_question("snapchat-p95-12ms-bid-requests"), answer)
     check = next(c for c in outcome.numbers if c.criterion_key == "margin")
     assert check.within_tolerance
+
+
+AZURE = ("50,000 / 40 = 1,250 A100s, and with 20% headroom 1,250 x 1.2 = 1,500. ")
+
+
+@pytest.mark.parametrize(("waved", "kept"), [
+    (AZURE + "On the 40 QPS itself, re-litigating how the benchmark was run isn't a good use "
+             "of anyone's time.",
+     AZURE + "On the 40 QPS itself, I'd ask how the benchmark was run: prompt lengths, batch "
+             "size and the latency target it was measured at."),
+    (AZURE + "Re-checking the benchmark conditions behind the 40 QPS is not a good use of "
+             "our time.",
+     AZURE + "Re-checking the benchmark conditions behind the 40 QPS is a good use of our "
+             "time."),
+])
+def test_a_point_waved_off_as_not_worth_the_time_is_not_made(waved: str, kept: str) -> None:
+    slug, key = "azure-capacity-spreadsheet-review", "benchmark-conditions"
+    assert verdict(slug, key, waved) not in CREDITED
+    assert verdict(slug, key, kept) in CREDITED
