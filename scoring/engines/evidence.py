@@ -13,13 +13,14 @@ from scoring.engines.base import (
     CriterionSpec,
     Span,
 )
-from scoring.engines.clauses import Document, _negated_at, _occurrences
+from scoring.engines.clauses import Document, _negated_at, _occurrences, _sentence_of
 from scoring.engines.numbers import (
     Quantity,
     find_quantities,
     unit_parts,
 )
 from scoring.engines.text import (
+    _ALTERNATIVE_TO,
     GENERIC,
     Token,
     tokenize,
@@ -80,10 +81,13 @@ class Pattern:
 
 def make_pattern(phrase: str) -> Pattern:
     tokens = tokenize(phrase)
-    negative = any(t.lower in _NEGATORS for t in tokens)
+    # "instead of going straight to 100" names what the point rejects, as "no bake" does.
+    rejects_alternative = (len(tokens) > 1
+                           and _ALTERNATIVE_TO.get(tokens[0].lower) == tokens[1].lower)
+    negative = rejects_alternative or any(t.lower in _NEGATORS for t in tokens)
     keys: list[str] = []
     weights: list[float] = []
-    for token in tokens:
+    for token in tokens[2 if rejects_alternative else 0:]:
         if token.content and token.lower not in _NEGATORS and token.key not in keys:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
@@ -314,6 +318,30 @@ def _distinctive(doc: Document, match: Match, criterion: CriterionSpec,
     return False
 
 
+# A traffic ramp written out rather than named: "go to 25%, then 100%", "10%, then 50, then
+# everyone", "I'd go 5, 25, 100". Increasing shares after a verb of moving traffic.
+_RAMP_PHRASES = frozenset(["ramp", "ramp in steps", "gradual ramp", "stepwise"])
+_STEP = r"(?:\d{1,3}(?:\.\d+)?\s*%?|everyone|everybody|full|all\s+traffic|all)"
+_RAMP_RE = re.compile(
+    r"\b(?:go|goes|going|move|moving|bump|bumping|ramp|ramping|step|stepping|shift|shifting|"
+    r"increase|increasing|widen|widening|promote|promoting|roll|rolling)\b[^.;:!?\d]{0,20}?"
+    r"(?P<steps>\d{1,2}(?:\.\d+)?\s*%?(?:\s*(?:,|->|→|/|and)?\s*(?:then\s+|and\s+then\s+)?"
+    + _STEP + r"){1,5})", re.IGNORECASE)
+
+
+def _written_ramp(doc: Document) -> Match:
+    """The first ramp of two or more increasing steps the answer writes out."""
+    for found in _RAMP_RE.finditer(doc.text):
+        steps = re.findall(r"\d{1,3}(?:\.\d+)?|everyone|everybody|full|all", found.group("steps"),
+                           re.IGNORECASE)
+        values = [100.0 if not s[0].isdigit() else float(s) for s in steps]
+        if len(values) >= 2 and all(b > a for a, b in zip(values, values[1:], strict=False)) \
+                and values[-1] <= 100:
+            start, end = found.start("steps"), found.end("steps")
+            return Match(1.0, [Span(start, end)], _sentence_of(doc, start))
+    return Match()
+
+
 def collect_evidence(doc: Document, criterion: CriterionSpec,
                      tainted: frozenset[int] = frozenset(),
                      shared: frozenset[str] | None = None,
@@ -342,6 +370,12 @@ def collect_evidence(doc: Document, criterion: CriterionSpec,
             best_agree = agree
         if not pattern.negative and oppose.score * factor > best_oppose.score:
             best_oppose = Match(oppose.score * factor, oppose.spans, oppose.sentence)
+    if _RAMP_PHRASES & {p.strip().lower() for p in criterion.phrases} \
+            and not any(p.source.strip().lower() in _RAMP_PHRASES for p, _ in hits):
+        ramp = _written_ramp(doc)
+        if ramp.spans and ramp.sentence not in tainted:
+            hits.append((_pattern("ramp"), ramp))
+            best_agree = ramp if ramp.score > best_agree.score else best_agree
     hits.sort(key=lambda item: -item[1].score)
     return Evidence(hits, best_agree, best_oppose)
 

@@ -7,6 +7,9 @@
   rebuild said to be "for TorchServe".
 - A numeric result said in the criterion's own ratio form ("about 14 times the 40 per A100"
   where the criterion counts 1,125 GPUs) is accepted, and not shown as off.
+- A traffic ramp written out as increasing shares ("go to 25%, then 100%") makes the ramp point;
+  "go from 2% straight to 100%" no longer does through the phrase "instead of going straight to
+  100", which names what the point rejects.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -157,3 +160,24 @@ def test_a_point_waved_off_as_not_worth_the_time_is_not_made(waved: str, kept: s
     slug, key = "azure-capacity-spreadsheet-review", "benchmark-conditions"
     assert verdict(slug, key, waved) not in CREDITED
     assert verdict(slug, key, kept) in CREDITED
+
+
+INSTACART = ("Keep the 2% start and the automatic Spinnaker rollback on 5xx. The 1ms latency gate "
+             "alone is thin, so I'd add error rate and a business metric like add-to-cart rate. ")
+
+
+@pytest.mark.parametrize("ramp", [
+    "After the bake I'd go to 25%, then 100%, with a bake at each.",
+    "If it holds, move it to 10%, then 50, then everyone, baking at each step.",
+])
+def test_a_ramp_written_out_as_increasing_shares_is_made(ramp: str) -> None:
+    assert verdict("instacart-canary-playbook", "ramp", INSTACART + ramp) in CREDITED
+
+
+@pytest.mark.parametrize("not_a_ramp", [
+    "After the bake I'd go from 2% straight to 100%.",
+    "I'd also try batch sizes 8, 16, 32 on the new model before the canary.",
+    "If it holds, move it to 50%, then 10%, to compare.",
+])
+def test_shares_that_are_not_a_stepwise_ramp_do_not_make_it(not_a_ramp: str) -> None:
+    assert verdict("instacart-canary-playbook", "ramp", INSTACART + not_a_ramp) not in CREDITED
