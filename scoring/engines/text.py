@@ -206,6 +206,8 @@ _THESAURUS_RAW: dict[str, tuple[str, ...]] = {
                "rebuilds", "compilation"),
     "ms": ("milliseconds", "millisecond"),
     "batch": ("batching", "batches", "batched"),
+    # "larger batches" are "bigger batches" (the stem of "bigger" is "bigg").
+    "bigg": ("larger",),
     "shadow": ("shadowing", "mirrored traffic", "mirror traffic", "traffic mirroring"),
     "canary": ("canaries",),
     # A circuit breaker is not a "break it down"; "-er" would otherwise make it "break".

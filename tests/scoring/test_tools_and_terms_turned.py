@@ -10,6 +10,7 @@
 - A traffic ramp written out as increasing shares ("go to 25%, then 100%") makes the ramp point;
   "go from 2% straight to 100%" no longer does through the phrase "instead of going straight to
   100", which names what the point rejects.
+- "Larger batches" say what the rubric's "bigger batches" say.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -181,3 +182,9 @@ def test_a_ramp_written_out_as_increasing_shares_is_made(ramp: str) -> None:
 ])
 def test_shares_that_are_not_a_stepwise_ramp_do_not_make_it(not_a_ramp: str) -> None:
     assert verdict("instacart-canary-playbook", "ramp", INSTACART + not_a_ramp) not in CREDITED
+
+
+def test_larger_batches_are_the_bigger_batches_of_the_rubric() -> None:
+    answer = ("I'd give myself 15ms p99 out of the 20. For batching, larger batches get more out "
+              "of the GPU but requests wait longer, so keep the window small, a couple ms.")
+    assert verdict("tiktok-20ms-budget", "batching-tradeoff", answer) in CREDITED
