@@ -318,6 +318,12 @@ _TURNED_FACTS = (
                r"batch(?:ing|es)?\b[^.;,]{0,30}?\b(?:won't|doesn't|does\s+not|will\s+not|"
                r"shouldn't|never)\s+(?:really\s+)?(?:move|touch|affect|change|hurt|raise)\s+"
                r"(?:the\s+|our\s+)?(?:p99|p95|tail)\b", re.IGNORECASE),
+    # "TorchServe has no real batching, each request runs alone": it batches dynamically
+    # (batch_size and max_batch_delay per model).
+    re.compile(r"\btorchserve\b[^.;,]{0,40}?\b(?:(?:has|have|offers?|does|supports?)\s+no\s+"
+               r"(?:real\s+|proper\s+|actual\s+)?(?:dynamic\s+)?batching|(?:can't|cannot|can\s+not|"
+               r"doesn't|does\s+not|won't)\s+(?:really\s+)?(?:do\s+(?:any\s+)?)?batch\w*)\b",
+               re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
@@ -396,6 +402,8 @@ _ATTRIBUTES = (
 )
 # Between the tool and what is said of it: a verb of having, doing or needing.
 _POSSESSIVE_RE = re.compile(r"^['’]s\s+(?:own\s+|built-?in\s+)?$")
+_ITS_RE = re.compile(r"^(?:\s+(?:too|also|here|again))?\s*[:,]?\s*its\s+(?:own\s+|built-?in\s+)?$",
+                     re.IGNORECASE)
 _HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|"
                      r"comes?\s+with|provides?|runs?|needs?|requires?|must|has\s+to|have\s+to|"
                      r"takes?|accepts?|deals?\s+with|copes?\s+with|is\s+(?:a|the)|thing|"
@@ -438,7 +446,9 @@ def misattributed_features(text: str, sentence_of) -> list[WrongClaim]:
                 continue
             # "TensorRT's management API": the feature given to the tool by the possessive.
             # "TorchServe builds an engine per GPU": the feature is the tool's own predicate.
-            owned = _POSSESSIVE_RE.match(gap) is not None or not gap.strip()
+            # "I'd lean TensorRT too: its Python handlers": "its" names the tool just said.
+            owned = _POSSESSIVE_RE.match(gap) is not None or not gap.strip() \
+                or _ITS_RE.match(gap) is not None
             if not owned and (_HAS_RE.search(gap) is None or _NOT_HAS_RE.search(gap)):
                 continue
             found.append(_claim(start, match.end(), sentence_of, "role"))

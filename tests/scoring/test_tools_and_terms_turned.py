@@ -11,6 +11,7 @@
   "go from 2% straight to 100%" no longer does through the phrase "instead of going straight to
   100", which names what the point rejects.
 - "Larger batches" say what the rubric's "bigger batches" say.
+- TorchServe said to have no batching, and TorchServe's Python handlers given to TensorRT by "its".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -188,3 +189,23 @@ def test_larger_batches_are_the_bigger_batches_of_the_rubric() -> None:
     answer = ("I'd give myself 15ms p99 out of the 20. For batching, larger batches get more out "
               "of the GPU but requests wait longer, so keep the window small, a couple ms.")
     assert verdict("tiktok-20ms-budget", "batching-tradeoff", answer) in CREDITED
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("TorchServe on the other hand has no real batching, each request runs alone.",
+     "TorchServe on the other hand has dynamic batching, with a max batch delay per model."),
+    ("TorchServe can't batch, so every request pays the full launch cost.",
+     "TorchServe can batch too, with batch_size and max_batch_delay in the model config."),
+])
+def test_torchserve_said_not_to_batch_is_a_turned_fact(wrong: str, right: str) -> None:
+    assert claimed(turned_facts, wrong)
+    assert claimed(turned_facts, right) == []
+
+
+def test_a_feature_given_by_its_to_the_tool_just_named_is_misattributed() -> None:
+    wrong = ("On flexibility I'd actually lean TensorRT too: its Python handlers let teams put "
+             "tokenization right in the engine.")
+    right = ("On flexibility I'd lean TorchServe: its Python handlers let teams put "
+             "tokenization right next to the model.")
+    assert claimed(misattributed_features, wrong)
+    assert claimed(misattributed_features, right) == []
