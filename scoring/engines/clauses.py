@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from scoring.engines.base import (
     Span,
 )
-from scoring.engines.derived import derived_figures
+from scoring.engines.derived import derived_figures, headroom_read_as_growth
 from scoring.engines.numbers import (
     Calculation,
     Operation,
@@ -139,6 +139,9 @@ def analyse(text: str) -> Document:
         by_sentence.setdefault(token.sentence, []).append(token)
     doc.markers = reasoning_markers(text)
     doc.wrong_claims = wrong_claims(tokens, text, lambda offset: _sentence_of(doc, offset))
+    # "60% headroom, so 60% more traffic": headroom misunderstood, not only a figure off.
+    doc.wrong_claims += [WrongClaim(Span(c.start, c.end), _sentence_of(doc, c.start), "relation")
+                         for c in headroom_read_as_growth(head, quantities)]
     reasoned_sentences = {_sentence_of(doc, start) for start, _ in doc.markers}
     for index in range(len(doc.sentences)):
         words = by_sentence.get(index, [])

@@ -125,6 +125,46 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _error_budgets(text, quantities)
     flagged += _transfer_times(text, quantities)
     flagged += _streams_per_gpu(text, quantities)
+    flagged += headroom_read_as_growth(text, quantities)
+    return flagged
+
+
+# "at under 40% CPU there's 60% headroom, so we could push roughly 60% more traffic": a fleet
+# 40% busy carries 100 / 40 = 2.5x its load when full, 150% more. The headroom is a share of
+# capacity, not of today's load. A stated ceiling ("we cap at 80%") is a valid route too.
+_BUSY_AFTER_RE = re.compile(r"\s*(?:cpu|gpu|utili[sz]\w*|busy|util\b|of\s+(?:capacity|the\s+"
+                            r"(?:fleet|cpus?|gpus?)))", re.IGNORECASE)
+_BUSY_BEFORE_RE = re.compile(r"\b(?:utili[sz]ation|cpu|gpu|busy)\s+(?:is\s+|sits\s+|runs\s+)?"
+                             r"(?:at\s+|of\s+|around\s+|about\s+|under\s+|below\s+|~\s*)*$",
+                             re.IGNORECASE)
+_MORE_LOAD_RE = re.compile(r"\s*(?:more|extra|additional)\s+(?:traffic|load|requests|qps|rps|"
+                           r"throughput|volume|users)\b", re.IGNORECASE)
+
+
+def headroom_read_as_growth(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    """Growth claimed from a busy share that does not follow from it ("40% CPU, so 60% more
+    traffic")."""
+    flagged: list[Calculation] = []
+    for i, busy in enumerate(quantities):
+        if busy.unit != "%" or busy.is_range or not 0 < busy.value < 100:
+            continue
+        if not (_BUSY_AFTER_RE.match(text, busy.end) or _BUSY_BEFORE_RE.search(
+                text, max(0, busy.start - 40), busy.start)):
+            continue
+        for more in quantities[i + 1 : i + 5]:
+            if more.start - busy.end > 200 or not _same_sentence(text, busy.start, more.end):
+                break
+            if more.unit != "%" or more.is_range or not _MORE_LOAD_RE.match(text, more.end):
+                continue
+            ceilings = [100.0] + [q.value for q in quantities[i + 1 : i + 5]
+                                  if q.unit == "%" and busy.value < q.value <= 100
+                                  and q.start < more.start]
+            routes = [100 * (c - busy.value) / busy.value for c in ceilings]
+            if not any(_close(more.value, wanted) for wanted in routes):
+                flagged.append(_calculation(
+                    text, busy, more, routes[0],
+                    f"(100 - {format_number(busy.value)}) / {format_number(busy.value)}", "%"))
+            break
     return flagged
 
 

@@ -12,6 +12,8 @@
   100", which names what the point rejects.
 - "Larger batches" say what the rubric's "bigger batches" say.
 - TorchServe said to have no batching, and TorchServe's Python handlers given to TensorRT by "its".
+- Spare capacity read as the same share of extra traffic ("40% CPU, 60% headroom, so 60% more
+  traffic": a fleet 40% busy takes 150% more) is shown as a derived figure and turns the point.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -209,3 +211,27 @@ def test_a_feature_given_by_its_to_the_tool_just_named_is_misattributed() -> Non
              "tokenization right next to the model.")
     assert claimed(misattributed_features, wrong)
     assert claimed(misattributed_features, right) == []
+
+
+SHOPIFY = "200,000 requests per minute is about 3,333 per second. "
+
+
+@pytest.mark.parametrize(("misread", "right", "shown"), [
+    ("At under 40% CPU there's 60% of headroom left, meaning we could push roughly 60% more "
+     "traffic through the same fleet.",
+     "At under 40% CPU there's 60% of headroom left, meaning we could push roughly 150% more "
+     "traffic through the same fleet, if the 40% is the peak.", "(100 - 40) / 40 gives 150%"),
+    ("GPU utilization is 50%, so we can take 50% more load.",
+     "GPU utilization is 50% and we cap at 80%, so we can take about 60% more load.",
+     "(100 - 50) / 50 gives 100%"),
+])
+def test_spare_capacity_read_as_the_same_share_of_more_traffic_is_wrong(
+        misread: str, right: str, shown: str) -> None:
+    engine = RubricEngine()
+    question = bank_question("shopify-torchserve-200k-rpm")
+    wrong_outcome = engine.score(question, SHOPIFY + misread)
+    right_outcome = engine.score(question, SHOPIFY + right)
+    assert any(shown in line for line in wrong_outcome.feedback["calculations"])
+    assert not any("(100 -" in line for line in right_outcome.feedback["calculations"])
+    assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + misread) \
+        not in CREDITED
