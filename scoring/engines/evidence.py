@@ -103,6 +103,9 @@ def make_pattern(phrase: str) -> Pattern:
                    subject)
 
 
+# A negator earlier in the same clause: the negation reaches the word from before it.
+_NEGATED_FROM_BEFORE_RE = re.compile(r"(?:\b(?:not|never|no|without)|n't)\b[^.;:!?]*$",
+                                     re.IGNORECASE)
 _APPROXIMATE_RE = re.compile(
     r"(?:~|≈|\b(?:about|around|roughly|approx\.?|approximately|nearly|almost|some))\s*[$€£]?$",
     re.IGNORECASE)
@@ -126,8 +129,15 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
     oppose: dict[int, dict[str, list[Token]]] = {}
     for key in pattern.keys:
         for token in _occurrences(doc, key):
-            bucket = agree if token.negated == pattern.negative or (
-                key in pattern.subject and not token.negated) else oppose
+            # A rejection's subject is said before its negator ("hop is negligible"), so it
+            # agrees negated or not; negated from before ("I'd not worry whether it's peak or
+            # average" against "peak, not average"), it opposes.
+            if key in pattern.subject:
+                said = not token.negated or _NEGATED_FROM_BEFORE_RE.search(
+                    doc.text, max(0, token.start - 60), token.start) is None
+            else:
+                said = token.negated == pattern.negative
+            bucket = agree if said else oppose
             bucket.setdefault(token.sentence, {}).setdefault(key, []).append(token)
     if pattern.numbers:
         # A phrase that states a number only matches where that number is stated.

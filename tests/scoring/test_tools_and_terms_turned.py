@@ -14,6 +14,8 @@
 - TorchServe said to have no batching, and TorchServe's Python handlers given to TensorRT by "its".
 - Spare capacity read as the same share of extra traffic ("40% CPU, 60% headroom, so 60% more
   traffic": a fleet 40% busy takes 150% more) is shown as a derived figure and turns the point.
+- "I'd not worry whether the 40% is peak or average" matched the phrase "peak not average"
+  because the subject of a rejection agreed negated or not; negated from before, it opposes.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -235,3 +237,16 @@ def test_spare_capacity_read_as_the_same_share_of_more_traffic_is_wrong(
     assert not any("(100 -" in line for line in right_outcome.feedback["calculations"])
     assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + misread) \
         not in CREDITED
+
+
+@pytest.mark.parametrize(("waved", "kept"), [
+    ("I'd honestly not worry about whether the 40% is peak or average; 40% is low either way.",
+     "I'd check the 40% is measured at peak, not average, before calling it headroom."),
+    ("I wouldn't worry about whether the 40% is peak or average, there's loads of room.",
+     "I'd want the 40% at peak, not average, before I trust the headroom."),
+])
+def test_a_rejections_subject_negated_from_before_opposes_it(waved: str, kept: str) -> None:
+    # The bank's phrase "peak not average" is a rejection whose subject ("peak") comes first.
+    assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + waved) \
+        not in CREDITED
+    assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + kept) in CREDITED
