@@ -154,6 +154,7 @@ _BACKWARD_DISMISSALS = (
     # great if we enjoy burning GPU hours", "I don't think X changes much here", "there's no
     # real reason to wait", "I'm not convinced X adds anything".
     ("not", "for", "now"), ("separate", "conversation"), ("separate", "discussion"),
+    ("separate", "project"), ("separate", "projects"), ("another", "project"),
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),
@@ -447,7 +448,11 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                 opens_clause = i > 0 and _breaks_between(text, tokens[i - 1], tokens[i]) or (
                     i > 1 and (tokens[i - 1].lower in _CLAUSE_SUBJECTS
                                or tokens[i - 1].lower.endswith("ly"))
-                    and _breaks_between(text, tokens[i - 2], tokens[i - 1]))
+                    and _breaks_between(text, tokens[i - 2], tokens[i - 1])) or (
+                    # "FP16 or replica packing, those are separate projects"
+                    i > 2 and tokens[i - 2].lower in _POINTING_BACK
+                    and tokens[i - 1].lower in {"are", "is", "were", "was"}
+                    and _breaks_between(text, tokens[i - 3], tokens[i - 2]))
                 _negate_backward(text, tokens, i, skip_break=pattern[0] in _ANAPHORS
                                  or pattern[-1] in _ANAPHORS or opens_clause)
                 if _anaphor_before(tokens, i):
@@ -483,6 +488,7 @@ def _keep_what_others_skip(tokens: list[Token], text: str) -> None:
 
 
 _CLAUSE_SUBJECTS = frozenset(["i", "we", "i'd", "we'd", "honestly", "frankly"])
+_POINTING_BACK = frozenset(["those", "these", "that", "this", "they", "both"])
 
 
 # "Accuracy I wouldn't monitor in prod": the object said first, then rejected.

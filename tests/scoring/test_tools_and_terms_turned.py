@@ -16,6 +16,8 @@
   traffic": a fleet 40% busy takes 150% more) is shown as a derived figure and turns the point.
 - "I'd not worry whether the 40% is peak or average" matched the phrase "peak not average"
   because the subject of a rejection agreed negated or not; negated from before, it opposes.
+- "FP16 or packing replicas, those are separate projects": a dismissal after "those are" points
+  back over the comma.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -250,3 +252,19 @@ def test_a_rejections_subject_negated_from_before_opposes_it(waved: str, kept: s
     assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + waved) \
         not in CREDITED
     assert verdict("shopify-torchserve-200k-rpm", "headroom-check", SHOPIFY + kept) in CREDITED
+
+
+PINTEREST = ("Going from 8 to 16 should raise throughput, but each request waits longer, so p99 "
+             "goes up. I'd try 16 in a canary and watch p99. ")
+
+
+@pytest.mark.parametrize(("waved", "kept"), [
+    ("FP16 or packing replicas onto the same GPU, those are separate projects.",
+     "FP16 or packing replicas onto the same GPU, those are the next levers I'd pull."),
+    ("FP16 or packing replicas onto the same GPU, these are another project, not for now.",
+     "FP16 or packing replicas onto the same GPU, these are what I'd try first."),
+])
+def test_a_dismissal_after_those_are_points_back_over_the_comma(waved: str, kept: str) -> None:
+    slug, key = "pinterest-batch-size-tradeoff", "other-levers"
+    assert verdict(slug, key, PINTEREST + waved) not in CREDITED
+    assert verdict(slug, key, PINTEREST + kept) in CREDITED
