@@ -133,7 +133,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               # "the fraction of requests that hit the 80ms threshold": a share of slow calls.
               r"(?:hit|cross|exceed|breach)\w* (?:the |our |an? )?(?:\d+\s?ms )?(?:threshold|"
               r"limit|slo|deadline)|slow (?:requests|calls|queries)|(?:over|above) \d+\s?ms",
-              r"fraction|share|percent\w*|ratio|proportion|%|out of|from (?:the )?cache|"
+              # (Not a share of the calls that cross a latency threshold.)
+              r"(?:fraction|share|percent\w*|ratio|proportion|%|out of)(?![^.;]{0,30}?\b(?:hit|"
+              r"cross|exceed|breach)\w* (?:the |our |an? )?(?:\d+\s?ms )?(?:threshold|limit|slo|"
+              r"deadline))|from (?:the )?cache|"
               r"in (?:the )?cache|cached|reus\w*|already compiled|skip\w*|"
               r"(?:without|no|not) (?:a )?(?:re-?)?compil\w*|found|served from|warm",
               meaning=r"how often|already|hit\w* (?:the )?cache"),
@@ -375,6 +378,9 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             # "burn rate, which I take to mean ...", "which I'd define as ...".
             r",?\s*which\s+(?:i|we)(?:'d|\s+would)?\s+(?:take|read|understand|define|measure|"
             r"track|treat|count|think\s+of|see|describe)\s+"
+            r"(?:to\s+mean|as)|"
+            # "Jitter I'd define as the average latency": the term said first, then defined.
+            r"\s+(?:i|we)(?:'d|\s+would)?\s+(?:define|describe|take|treat|think\s+of)\s+(?:it\s+)?"
             r"(?:to\s+mean|as)|"
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"

@@ -18,6 +18,8 @@
   because the subject of a rejection agreed negated or not; negated from before, it opposes.
 - "FP16 or packing replicas, those are separate projects": a dismissal after "those are" points
   back over the comma.
+- "Jitter I'd define as the average latency" is a definition; "cache hit rate, by which I mean
+  the fraction of requests that hit the 80ms threshold" is not saved by the word "fraction".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -268,3 +270,17 @@ def test_a_dismissal_after_those_are_points_back_over_the_comma(waved: str, kept
     slug, key = "pinterest-batch-size-tradeoff", "other-levers"
     assert verdict(slug, key, PINTEREST + waved) not in CREDITED
     assert verdict(slug, key, PINTEREST + kept) in CREDITED
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("Jitter I'd define as the average latency across all streams, if that goes up, captions "
+     "lag.",
+     "Jitter I'd define as the variation in per-chunk latency, so captions arrive unevenly."),
+    ("I'd also track cache hit rate, by which I mean the fraction of requests that hit the "
+     "80ms threshold.",
+     "I'd also track cache hit rate, by which I mean the fraction of requests served from the "
+     "compiled cache."),
+])
+def test_a_term_said_first_and_then_defined_wrongly_is_caught(wrong: str, right: str) -> None:
+    assert claimed(wrong_definitions, wrong)
+    assert claimed(wrong_definitions, right) == []
