@@ -165,6 +165,14 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"ready|time\s+to\s+first|until\s+(?:it|the\s+(?:new\s+)?replica)\s+(?:serves|can)",
               meaning=r"spun\s+up|spin\w*\s+up|from\s+zero|first\s+byte|extra\s+time|wait\w*|"
                       r"new(?:ly)?\s+(?:started|created)"),
+    # "the cold start rate, meaning how many replicas we spin up per hour", "the cold-start rate
+    # is the same thing measured per hour": replicas started or the latency again, not the share
+    # of requests that land on a cold replica.
+    TermSense(r"cold[- ]?start\s+(?:rate|ratio|frequency)",
+              r"replicas?\s+(?:we\s+|get\s+)?(?:spin\w*|start\w*|launch\w*|creat\w*)|"
+              r"(?:spin[- ]?ups?|scale[- ]?ups?|scaling\s+events|new\s+replicas)\s+"
+              r"(?:per|an?|each)\s+(?:hour|minute|day)|same\s+thing|the\s+latency|how\s+long|duration",
+              r"requests?|calls?|share|fraction|percent\w*|%|proportion|out\s+of|traffic|users?"),
     TermSense(r"real[- ]time factor|rtf",
               r"(?:above|over|greater than|more than|at least|exceed\w*)\s+(?:1|one)\b(?![.,]\d)",
               r"(?:below|under|less than)\s+(?:1|one)\b|<\s*1\b|alert|page|falling behind|"

@@ -20,6 +20,7 @@
   back over the comma.
 - "Jitter I'd define as the average latency" is a definition; "cache hit rate, by which I mean
   the fraction of requests that hit the 80ms threshold" is not saved by the word "fraction".
+- A cold-start rate defined as replicas spun up per hour, or "the same thing measured per hour".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -282,5 +283,21 @@ def test_a_dismissal_after_those_are_points_back_over_the_comma(waved: str, kept
      "compiled cache."),
 ])
 def test_a_term_said_first_and_then_defined_wrongly_is_caught(wrong: str, right: str) -> None:
+    assert claimed(wrong_definitions, wrong)
+    assert claimed(wrong_definitions, right) == []
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("I'd track cold start latency with p50 and p99, and the cold start rate, meaning how many "
+     "replicas we spin up per hour.",
+     "I'd track cold start latency with p50 and p99, and the cold start rate, meaning the share "
+     "of requests that land on a cold replica."),
+    ("Cold-start latency is the p99 of requests on a cold replica. The cold-start rate is the "
+     "same thing measured per hour.",
+     "Cold-start latency is the p99 of requests on a cold replica. The cold-start rate is how "
+     "often requests hit a cold replica."),
+])
+def test_a_cold_start_rate_defined_as_replicas_or_latency_is_wrong(wrong: str,
+                                                                   right: str) -> None:
     assert claimed(wrong_definitions, wrong)
     assert claimed(wrong_definitions, right) == []
