@@ -352,6 +352,31 @@ def _written_ramp(doc: Document) -> Match:
     return Match()
 
 
+# An alert written out with its threshold and window rather than named as windowed: "page when
+# 5xx goes over 1% for 5 minutes", "p99 above 300ms over 10 min".
+_WINDOW_PHRASES = frozenset(["over a window", "rolling window", "for a window", "sustained",
+                             "for 10 minutes", "over five minutes", "for five minutes"])
+_WINDOWED_RE = re.compile(
+    r"\b(?:over|above|below|under|exceeds?|exceeding|crosses|past|beyond|>|<)\s*[~≈]?\s*"
+    r"\d[\d.,]*\s*(?:%|ms|s|x|gb|percent)?[^.;:!?\d]{0,40}?\b(?:for|over|across|during)\s+"
+    r"(?:a\s+|the\s+)?(?:\d{1,3}|two|three|five|ten|fifteen|thirty)[- ]?(?:seconds?|secs?|"
+    r"minutes?|mins?|m|hours?|hrs?|h)\b", re.IGNORECASE)
+
+
+def _written_window(doc: Document) -> Match:
+    """The first threshold held for a stated window that the answer does not reject."""
+    for found in _WINDOWED_RE.finditer(doc.text):
+        if not _negated_at(doc, found.start()):
+            return Match(1.0, [Span(found.start(), found.end())], _sentence_of(doc, found.start()))
+    return Match()
+
+
+# Points written in their own shape rather than named: the phrases that call for the shape,
+# and where the answer writes it.
+_WRITTEN_FORMS = ((_RAMP_PHRASES, _written_ramp, "ramp"),
+                  (_WINDOW_PHRASES, _written_window, "over a window"))
+
+
 def collect_evidence(doc: Document, criterion: CriterionSpec,
                      tainted: frozenset[int] = frozenset(),
                      shared: frozenset[str] | None = None,
@@ -380,12 +405,14 @@ def collect_evidence(doc: Document, criterion: CriterionSpec,
             best_agree = agree
         if not pattern.negative and oppose.score * factor > best_oppose.score:
             best_oppose = Match(oppose.score * factor, oppose.spans, oppose.sentence)
-    if _RAMP_PHRASES & {p.strip().lower() for p in criterion.phrases} \
-            and not any(p.source.strip().lower() in _RAMP_PHRASES for p, _ in hits):
-        ramp = _written_ramp(doc)
-        if ramp.spans and ramp.sentence not in tainted:
-            hits.append((_pattern("ramp"), ramp))
-            best_agree = ramp if ramp.score > best_agree.score else best_agree
+    phrases = {p.strip().lower() for p in criterion.phrases}
+    for calling, find, name in _WRITTEN_FORMS:
+        if not calling & phrases or any(p.source.strip().lower() in calling for p, _ in hits):
+            continue
+        written = find(doc)
+        if written.spans and written.sentence not in tainted:
+            hits.append((_pattern(name), written))
+            best_agree = written if written.score > best_agree.score else best_agree
     hits.sort(key=lambda item: -item[1].score)
     return Evidence(hits, best_agree, best_oppose)
 

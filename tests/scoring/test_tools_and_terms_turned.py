@@ -21,6 +21,8 @@
 - "Jitter I'd define as the average latency" is a definition; "cache hit rate, by which I mean
   the fraction of requests that hit the 80ms threshold" is not saved by the word "fraction".
 - A cold-start rate defined as replicas spun up per hour, or "the same thing measured per hour".
+- An alert written with its threshold and window ("page when 5xx goes over 1% for 5 minutes")
+  makes the windowed-alert point that the rubric names "sustained" or "over a window".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -301,3 +303,20 @@ def test_a_cold_start_rate_defined_as_replicas_or_latency_is_wrong(wrong: str,
                                                                    right: str) -> None:
     assert claimed(wrong_definitions, wrong)
     assert claimed(wrong_definitions, right) == []
+
+
+ORACLE = ("I'd track cold-start latency at p99 and the share of requests that hit a cold "
+          "replica. ")
+
+
+@pytest.mark.parametrize(("answer", "credited"), [
+    ("I'd page when 5xx goes over 1% for 5 minutes.", True),
+    ("Page if p99 stays above 300ms over 10 min.", True),
+    ("I'd page when 5xx goes over 1%.", False),
+    ("I'd page on any request over 300ms, no need to wait for 5 minutes.", False),
+    ("I wouldn't page when p99 is over 300ms for 10 minutes.", False),
+])
+def test_an_alert_written_with_threshold_and_window_is_a_windowed_alert(answer: str,
+                                                                         credited: bool) -> None:
+    said = verdict("oracle-serverless-cold-starts", "alert-thresholds", ORACLE + answer)
+    assert (said in CREDITED) is credited
