@@ -436,6 +436,10 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
                 and tokens[i + 1].lower == _ALTERNATIVE_TO[token.lower]:
             # "stream updates instead of calling it per request": the thing not done.
             _negate_forward(text, tokens, i + 1)
+        elif token.lower == "before" and i + 1 < len(tokens) \
+                and tokens[i + 1].lower in _CLAIM_VERBS:
+            # "measure the composed path before claiming the 5ms survives": not claimed yet.
+            _negate_forward(text, tokens, i + 1)
     for i, token in enumerate(tokens):
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
             # "isn't really needed", "not actually worth it": adverbs inside a dismissal.
@@ -688,6 +692,8 @@ def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
 
 
 _ALTERNATIVE_TO = {"instead": "of", "rather": "than"}
+_CLAIM_VERBS = frozenset(["claiming", "assuming", "concluding", "promising", "believing",
+                          "declaring", "announcing"])
 
 
 _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "it", "that",

@@ -23,6 +23,8 @@
 - A cold-start rate defined as replicas spun up per hour, or "the same thing measured per hour".
 - An alert written with its threshold and window ("page when 5xx goes over 1% for 5 minutes")
   makes the windowed-alert point that the rubric names "sustained" or "over a window".
+- "I'd count on keeping basically all 5ms" commits the Netflix pitfall (new bank phrases); what
+  follows "before claiming" is not claimed.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -320,3 +322,22 @@ def test_an_alert_written_with_threshold_and_window_is_a_windowed_alert(answer: 
                                                                          credited: bool) -> None:
     said = verdict("oracle-serverless-cold-starts", "alert-thresholds", ORACLE + answer)
     assert (said in CREDITED) is credited
+
+
+NETFLIX = "The engine is 12ms vs 7ms at p99, so 5ms faster. "
+
+
+@pytest.mark.parametrize(("committed", "avoided"), [
+    ("Inside one datacenter an RPC is well under a millisecond, so I'd count on keeping "
+     "basically all 5ms.",
+     "The new hop has its own tail, so I wouldn't count on keeping all 5ms; I'd measure the "
+     "composed path."),
+    ("It's an internal call, sub-millisecond, so the bulk of the 5ms survives.",
+     "The extra hop and its queue can eat much of the win, so I'd measure before claiming the "
+     "bulk of the 5ms survives."),
+])
+def test_the_engine_win_kept_whole_end_to_end_is_the_pitfall(committed: str,
+                                                            avoided: str) -> None:
+    slug, key = "netflix-bert-tensorrt-preprocessing", "always-faster"
+    assert verdict(slug, key, NETFLIX + committed) == "made"
+    assert verdict(slug, key, NETFLIX + avoided) != "made"
