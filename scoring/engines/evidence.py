@@ -262,10 +262,28 @@ def _best(buckets: dict[int, dict[str, list[Token]]], pattern: Pattern, total: f
         score = (sum(weight_of[k] for k in found)
                  + NUMBER_WEIGHT * len(pattern.numbers) * bool(number_spans)) / total
         if score > best.score:
+            if found and number_spans:
+                number_spans = _nearest_numbers(doc, sentence, number_spans, found)
             spans = sorted({(t.start, t.end) for t in found.values()}
                            | {(n.start, n.end) for n in number_spans})
             best = Match(score, [Span(s, e) for s, e in spans], sentence)
     return best
+
+
+def _nearest_numbers(doc: Document, sentence: int, spans: list[Span],
+                     found: dict[str, Token]) -> list[Span]:
+    """Each number as said nearest the phrase's words: "50k / 40 gets you into the 1,250 range,
+    ... so I'd sign off on 1,250" signs off on the second 1,250."""
+    middle = sum(t.start for t in found.values()) / len(found)
+    nearest: list[Span] = []
+    for span in spans:
+        written = doc.text[span.start : span.end]
+        negated = _negated_at(doc, span.start)
+        same = [q for q in doc.sentence_numbers.get(sentence, ())
+                if doc.text[q.start : q.end] == written and _negated_at(doc, q.start) == negated]
+        closest = min(same, key=lambda q: abs(q.start - middle), default=None)
+        nearest.append(Span(closest.start, closest.end) if closest else span)
+    return nearest
 
 
 @lru_cache(maxsize=4096)

@@ -25,6 +25,8 @@
   makes the windowed-alert point that the rubric names "sustained" or "over a window".
 - "I'd count on keeping basically all 5ms" commits the Netflix pitfall (new bank phrases); what
   follows "before claiming" is not claimed.
+- A phrase's number is read where the phrase says it: "... into the 1,250 range, ... so I'd sign
+  off on 1,250" signs off on the second 1,250 and commits the pitfall.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -341,3 +343,18 @@ def test_the_engine_win_kept_whole_end_to_end_is_the_pitfall(committed: str,
     slug, key = "netflix-bert-tensorrt-preprocessing", "always-faster"
     assert verdict(slug, key, NETFLIX + committed) == "made"
     assert verdict(slug, key, NETFLIX + avoided) != "made"
+
+
+def test_a_phrases_number_is_read_where_the_phrase_says_it() -> None:
+    said = ("Forty QPS per card is the architect's measured number, 50k divided by 40 gets you "
+            "into the 1,250 range, and that's the figure with the 20% built in, so I'd sign off "
+            "on 1,250.")
+    refused = ("Forty QPS per card is the architect's measured number, 50k divided by 40 gets "
+               "you into the 1,250 range, and with 20% on top that's 1,500, so I wouldn't sign "
+               "off on 1,250.")
+    outcome = RubricEngine().score(bank_question("azure-capacity-spreadsheet-review"), said)
+    pitfall = next(v for v in outcome.criteria if v.key == "accepts-1250")
+    assert pitfall.verdict == "made"
+    assert any(said[s.start : s.end] == "1,250" and s.start > said.index("sign off")
+               for s in pitfall.evidence)
+    assert verdict("azure-capacity-spreadsheet-review", "accepts-1250", refused) != "made"
