@@ -85,13 +85,21 @@ def make_pattern(phrase: str) -> Pattern:
     rejects_alternative = (len(tokens) > 1
                            and _ALTERNATIVE_TO.get(tokens[0].lower) == tokens[1].lower)
     negative = rejects_alternative or any(t.lower in _NEGATORS for t in tokens)
+    first_negator = next((i for i, t in enumerate(tokens) if t.lower in _NEGATORS), None)
+    said = tokens[2 if rejects_alternative else 0:]
+    if not negative and any(t.negated for t in tokens):
+        # "says nothing about the tail", "the latency difference is noise": a rejection in
+        # words the negation marking hears. The words it rejects, and any said before them,
+        # are the phrase; a rejecting word after them ("noise") is how it is said.
+        negative = True
+        first_negator = next(i for i, t in enumerate(tokens) if t.negated)
+        said = tokens[: max(i for i, t in enumerate(tokens) if t.negated) + 1]
     keys: list[str] = []
     weights: list[float] = []
-    for token in tokens[2 if rejects_alternative else 0:]:
+    for token in said:
         if token.content and token.lower not in _NEGATORS and token.key not in keys:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
-    first_negator = next((i for i, t in enumerate(tokens) if t.lower in _NEGATORS), None)
     subject = frozenset(t.key for t in tokens[:first_negator] if t.key in keys) \
         if negative and first_negator else frozenset()
     numbers = tuple(find_quantities(phrase, spelled=False))  # "two zones" stays words

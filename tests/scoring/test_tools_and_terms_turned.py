@@ -27,6 +27,8 @@
   follows "before claiming" is not claimed.
 - A phrase's number is read where the phrase says it: "... into the 1,250 range, ... so I'd sign
   off on 1,250" signs off on the second 1,250 and commits the pitfall.
+- A phrase that rejects in words the negation marking hears ("says nothing about the last 5%")
+  matches where the answer rejects the same way; new phrases for the p95 caveat.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -358,3 +360,21 @@ def test_a_phrases_number_is_read_where_the_phrase_says_it() -> None:
     assert any(said[s.start : s.end] == "1,250" and s.start > said.index("sign off")
                for s in pitfall.evidence)
     assert verdict("azure-capacity-spreadsheet-review", "accepts-1250", refused) != "made"
+
+
+META = "The cluster handles 80 A100s worth of traffic at an 18ms p95. "
+
+
+@pytest.mark.parametrize(("caveat", "none"), [
+    ("That 18ms p95 tells me nothing about the last 5% of requests, and our SLO is at p99.",
+     "That 18ms p95 tells me we're fine, and our SLO is at p99."),
+    ("And 18ms is p95; we don't know the p99.",
+     "And 18ms is p95; I know the p99 from our own load test."),
+    ("And p95 hides the slowest 5%, which is what our p99 SLO cares about.",
+     "And the 18ms is comfortably under our 20ms budget."),
+])
+def test_a_p95_said_to_leave_the_tail_unknown_makes_the_caveat(caveat: str,
+                                                               none: str) -> None:
+    slug, key = "meta-80-a100-sanity-check", "percentile-caveat"
+    assert verdict(slug, key, META + caveat) in CREDITED
+    assert verdict(slug, key, META + none) not in CREDITED
