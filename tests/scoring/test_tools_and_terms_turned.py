@@ -29,6 +29,8 @@
   off on 1,250" signs off on the second 1,250 and commits the pitfall.
 - A phrase that rejects in words the negation marking hears ("says nothing about the last 5%")
   matches where the answer rejects the same way; new phrases for the p95 caveat.
+- Lyft headroom said as "about 15 at p99 to have room for jitter" or "a bit of margin" (bank
+  phrases).
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -378,3 +380,18 @@ def test_a_p95_said_to_leave_the_tail_unknown_makes_the_caveat(caveat: str,
     slug, key = "meta-80-a100-sanity-check", "percentile-caveat"
     assert verdict(slug, key, META + caveat) in CREDITED
     assert verdict(slug, key, META + none) not in CREDITED
+
+
+LYFT = "We're at 25ms p99 and the page fires above 18, so I need to find 7ms. "
+
+
+@pytest.mark.parametrize(("below", "at"), [
+    ("I'd really aim for about 15 at p99 to have room for jitter.",
+     "I'd aim for just under 18 at p99, that's the line."),
+    ("I'd get us under 18 with a bit of margin.",
+     "I'd get us to 17.9 and call it done."),
+])
+def test_a_target_below_the_paging_line_said_without_units_makes_headroom(below: str,
+                                                                          at: str) -> None:
+    assert verdict("lyft-18ms-cpu-stack", "headroom", LYFT + below) in CREDITED
+    assert verdict("lyft-18ms-cpu-stack", "headroom", LYFT + at) not in CREDITED
