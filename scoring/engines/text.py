@@ -155,6 +155,10 @@ _BACKWARD_DISMISSALS = (
     # real reason to wait", "I'm not convinced X adds anything".
     ("not", "for", "now"), ("separate", "conversation"), ("separate", "discussion"),
     ("separate", "project"), ("separate", "projects"), ("another", "project"),
+    # "a slow first request after scale-to-zero is expected behaviour", "that's hardly an
+    # outage": the cost accepted as normal.
+    ("expected", "behaviour"), ("expected", "behavior"), ("hardly", "an", "outage"),
+    ("not", "an", "outage"),
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),

@@ -31,6 +31,7 @@
   matches where the answer rejects the same way; new phrases for the p95 caveat.
 - Lyft headroom said as "about 15 at p99 to have room for jitter" or "a bit of margin" (bank
   phrases).
+- "A slow first request is expected behaviour" waves the cold-start latency point away.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -395,3 +396,14 @@ def test_a_target_below_the_paging_line_said_without_units_makes_headroom(below:
                                                                           at: str) -> None:
     assert verdict("lyft-18ms-cpu-stack", "headroom", LYFT + below) in CREDITED
     assert verdict("lyft-18ms-cpu-stack", "headroom", LYFT + at) not in CREDITED
+
+
+def test_a_cost_called_expected_behaviour_is_waved_away() -> None:
+    opening = "I'd track the share of requests that hit a cold replica. "
+    waved = ("The cold-start alert at 300ms I'd honestly retire: a slow first request after "
+             "scale-to-zero is expected behaviour on serverless.")
+    kept = ("I'd keep the cold-start alert at 300ms: a slow first request after scale-to-zero "
+            "is what users feel.")
+    slug, key = "oracle-serverless-cold-starts", "coldstart-latency"
+    assert verdict(slug, key, opening + waved) not in CREDITED
+    assert verdict(slug, key, opening + kept) in CREDITED
