@@ -107,6 +107,9 @@ def bounded_text(text: str) -> str:
     return text
 
 
+_UNIT_SUFFIX_RE = re.compile(r"\d[\d.,]*(kw|mw|gw|kwh|mwh|watts?|gb|gib|tb|mb|tflops|pflops)")
+
+
 def analyse(text: str) -> Document:
     answer, text = text, bounded_text(text)
     tokens = tokenize(text)
@@ -132,6 +135,9 @@ def analyse(text: str) -> Document:
         if token.content:
             doc.by_key.setdefault(token.key, []).append(token)
             doc.by_prefix.setdefault(token.key[:5], set()).add(token.key)
+        elif (unit := _UNIT_SUFFIX_RE.fullmatch(token.lower)) is not None:
+            # "~670kW" says "kW" too: a unit written onto its number is a word of the answer.
+            doc.by_key.setdefault(unit.group(1), []).append(token)
     for quantity in quantities:
         doc.sentence_numbers.setdefault(_sentence_of(doc, quantity.start), []).append(quantity)
     by_sentence: dict[int, list[Token]] = {}

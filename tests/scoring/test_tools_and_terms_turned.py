@@ -32,6 +32,7 @@
 - Lyft headroom said as "about 15 at p99 to have room for jitter" or "a bit of margin" (bank
   phrases).
 - "A slow first request is expected behaviour" waves the cold-start latency point away.
+- "~670kW" says the rubric's "kW": a unit written onto its number is a word of the answer.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -407,3 +408,12 @@ def test_a_cost_called_expected_behaviour_is_waved_away() -> None:
     slug, key = "oracle-serverless-cold-starts", "coldstart-latency"
     assert verdict(slug, key, opening + waved) not in CREDITED
     assert verdict(slug, key, opening + kept) in CREDITED
+
+
+def test_a_unit_written_onto_its_number_is_said() -> None:
+    opening = "We need 1,667 A100s at peak with headroom. "
+    slug, key = "gpu-cluster-sizing-method", "power-cooling"
+    assert verdict(slug, key, opening + "That's ~210 servers, ~670kW, need DC sign-off per "
+                                        "zone.") in CREDITED
+    assert verdict(slug, key, opening + "That's ~210 servers, need DC sign-off per zone.") \
+        not in CREDITED
