@@ -409,20 +409,41 @@ def _find_topic_scores(doc: Document, span: tuple[int, int],
     first = bisect_left(doc.token_starts, span[0])
     last = bisect_left(doc.token_starts, span[1])
     present = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
-    # Long keys by their first five letters: a shared long stem is looked up, not scanned for.
-    stems: dict[str, list[str]] = {}
-    for p in present:
-        if len(p) >= 5:
-            stems.setdefault(p[:5], []).append(p)
+    exact, by_stem = _topic_index(topics)
+    # Each criterion word counts once, said exactly or as a longer or shorter form of a long
+    # stem; looked up from the clause's own words, not scanned over every criterion's.
+    matched: set[tuple[str, str]] = set()
+    for word in present:
+        matched.update((key, word) for key in exact.get(word, ()))
+        if len(word) >= 5:
+            matched.update((key, topic_word) for topic_word, key in by_stem.get(word[:5], ())
+                           if word.startswith(topic_word) or topic_word.startswith(word))
     scores: dict[str, float] = {}
-    for key, words in topics.items():
-        score = sum(weight for word, weight in words.items()
-                    if word in present or (len(word) >= 5 and any(
-                        p.startswith(word) or word.startswith(p)
-                        for p in stems.get(word[:5], ()))))
-        if score:
-            scores[key] = score
+    for key, topic_word in matched:
+        scores[key] = scores.get(key, 0.0) + topics[key][topic_word]
     return scores
+
+
+_TOPIC_INDEXES: dict[int, tuple[dict, dict, dict]] = {}
+
+
+def _topic_index(topics: dict[str, dict[str, float]]
+                 ) -> tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]:
+    """Criterion words inverted, once per question's topics: word -> criteria, and a long
+    word's first five letters -> (word, criterion)."""
+    cached = _TOPIC_INDEXES.get(id(topics))
+    if cached is None or cached[0] is not topics:
+        if len(_TOPIC_INDEXES) > 2000:
+            _TOPIC_INDEXES.clear()
+        exact: dict[str, list[str]] = {}
+        by_stem: dict[str, list[tuple[str, str]]] = {}
+        for key, words in topics.items():
+            for word in words:
+                exact.setdefault(word, []).append(key)
+                if len(word) >= 5:
+                    by_stem.setdefault(word[:5], []).append((word, key))
+        cached = _TOPIC_INDEXES[id(topics)] = (topics, exact, by_stem)
+    return cached[1], cached[2]
 
 
 def number_topic(doc: Document, quantity: Quantity,
