@@ -132,21 +132,24 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         if other_number is None or other_number == match.group("n"):
             continue
         a, b = float(match.group("n")), float(other_number)
-        says_lower = match.group("rel").lower() in {"smaller", "lower", "faster", "looser",
-                                                    "easier"}
-        if (a > b and says_lower) or (a < b and not says_lower):
-            found.append(_claim(match.start(), match.end(), sentence_of, "percentile"))
+        # "p95 is the looser, bigger figure": either word may turn the order round.
+        for word in filter(None, (match.group("rel"), match.group("rel_b"))):
+            says_lower = word.lower() in {"smaller", "lower", "faster", "looser", "easier"}
+            if (a > b and says_lower) or (a < b and not says_lower):
+                found.append(_claim(match.start(), match.end(), sentence_of, "percentile"))
+                break
     return found
 
 
 PERCENTILE_LOOK_BACK = 200  # characters before "p95 is the stricter one" to find the other
 _ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|no)\b",
                               re.IGNORECASE)
+_ORDER_WORDS = (r"smaller|lower|faster|bigger|larger|higher|slower|stricter|looser|tighter|"
+                r"harder|easier")
 _PERCENTILE_SUPERLATIVE_RE = re.compile(
     r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|by\s+definition\s+)?"
-    r"the\s+(?P<rel>smaller|lower|faster|bigger|larger|higher|slower|stricter|looser|tighter|"
-    r"harder|easier)\s+"
-    r"(?:number|value|one|figure|percentile|of\s+the\s+two|bar|target)\b",
+    r"the\s+(?P<rel>" + _ORDER_WORDS + r")(?:,?\s+(?:and\s+)?(?P<rel_b>" + _ORDER_WORDS
+    + r"))?\s+(?:number|value|one|figure|percentile|of\s+the\s+two|bar|target)\b",
     re.IGNORECASE)
 
 
@@ -161,18 +164,19 @@ _BATCH_DOWN_RE = re.compile(
 _EFFECT_RE = re.compile(
     r"\b(?P<dir>lower\w*|reduc\w*|cut\w*|decreas\w*|shrink\w*|improv\w*|help\w*|less|drop\w*|"
     r"rais\w*|increas\w*|add\w*|grow\w*|hurt\w*|more|higher|worsen\w*|inflat\w*)\s+"
-    r"(?:the\s+|our\s+|tail\s+|your\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
+    r"(?:the\s+|our\s+|tail\s+|your\s+|time\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
     r"delay\w*|throughput|utili[sz]ation)\b", re.IGNORECASE)
 _DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "help", "less",
                  "drop")
 # The effect said after what it acts on: "latency actually drops", "p99 goes down".
 _EFFECT_AFTER_RE = re.compile(
     r"\b(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:\w+\s+){0,2}?"
-    r"(?P<dir>drops?|dropping|falls?|falling|goes\s+down|go\s+down|decreases?|shrinks?|"
-    r"improves?|gets?\s+(?:better|lower|shorter)|rises?|goes\s+up|grows?|increases?)\b",
+    r"(?P<dir>drops?|dropping|falls?|falling|goes\s+down|go\s+down|comes?\s+down|"
+    r"come\s+down|decreases?|shrinks?|improves?|gets?\s+(?:better|lower|shorter)|rises?|"
+    r"goes\s+up|grows?|increases?)\b",
     re.IGNORECASE)
-_FALLS = ("fall", "goes down", "go down", "gets better", "get better", "gets lower",
-          "get lower", "gets shorter", "get shorter")
+_FALLS = ("fall", "goes down", "go down", "come down", "comes down", "gets better",
+          "get better", "gets lower", "get lower", "gets shorter", "get shorter")
 _CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
                             re.IGNORECASE)
 
@@ -324,6 +328,28 @@ _TURNED_FACTS = (
                r"(?:real\s+|proper\s+|actual\s+)?(?:dynamic\s+)?batching|(?:can't|cannot|can\s+not|"
                r"doesn't|does\s+not|won't)\s+(?:really\s+)?(?:do\s+(?:any\s+)?)?batch\w*)\b",
                re.IGNORECASE),
+    # "the thing that gets worse with batch size is the kernel launch overhead": it is a fixed
+    # cost per call, spread thinner by a bigger batch.
+    re.compile(r"\blaunch\s+overhead\b[^.;]{0,40}?\b(?:grows?|increases?|rises?|gets?\s+worse|"
+               r"goes\s+up|scales?)\s+(?:with|as)\s+(?:the\s+)?batch|\b(?:gets?\s+worse|grows?|"
+               r"increases?)\s+with\s+(?:the\s+)?batch(?:\s+size)?\s+is\s+(?:the\s+)?(?:kernel\s+)?"
+               r"launch\s+overhead|\blaunch\s+more\s+kernels\s+(?:for|with)\s+(?:a\s+)?(?:bigger|"
+               r"larger)\s+batch", re.IGNORECASE),
+    # "give every worker as many threads as the box has", "more threads = faster": intra-op
+    # threads per worker times workers oversubscribe the cores.
+    re.compile(r"\b(?:every|each|all\s+the)\s+workers?\s+(?:gets?\s+)?as\s+many\s+threads\s+as\s+"
+               r"(?:the\s+)?(?:box|machine|host|node|server)\s+has|\bmore\s+(?:intra-?op\s+)?"
+               r"threads\s*(?:=|means|is|are)\s*(?:always\s+)?faster\b", re.IGNORECASE),
+    # "the 5-minute sync window only matters on the way up": a Git revert waits for it too.
+    re.compile(r"\bsync(?:\s+window|\s+delay|\s+interval)?\b[^.;]{0,30}?\bonly\s+(?:matters|"
+               r"affects|applies|hits|counts)\s+(?:on\s+the\s+way\s+up|(?:to|for)\s+"
+               r"promotions?|when\s+promoting)", re.IGNORECASE),
+    # "if the hit rate goes up it means we're compiling more": a rising hit rate is the good
+    # direction.
+    re.compile(r"\bhit\s+(?:rate|ratio)\s+(?:goes\s+up|rises|climbs|increases)\b[^.;]{0,30}?"
+               r"\b(?:compil\w+\s+more|more\s+compil\w+)|\b(?:rising|higher|increasing)\s+hit\s+"
+               r"(?:rate|ratio)\s+(?:is|means)\s+(?:the\s+)?(?:warning|bad|trouble|a\s+problem)",
+               re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
@@ -350,7 +376,7 @@ def turned_facts(text: str, sentence_of) -> list[WrongClaim]:
 # "TensorRT's big advantage is portability: build the engine once and drop it on any card": a
 # TensorRT engine is built for one GPU type (and one TensorRT version), so it is not portable.
 _PORTABLE_RE = re.compile(
-    r"\b(?:tensorrt|trt)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
+    r"\b(?:tensorrt|trt|engines?)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
     r"once\s+and\s+(?:run|deploy|drop|use|ship)\w*|(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
     r"(?:any|every|whatever)\s+(?:nvidia\s+)?(?:gpus?|cards?))"
     r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b"

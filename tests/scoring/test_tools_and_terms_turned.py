@@ -33,6 +33,10 @@
   phrases).
 - "A slow first request is expected behaviour" waves the cold-start latency point away.
 - "~670kW" says the rubric's "kW": a unit written onto its number is a word of the answer.
+- Facts turned round in other words: p95 "the looser, bigger figure"; a bigger batch whose queue
+  "empties quicker"; launch overhead that "gets worse with batch size"; an engine that "runs on any
+  GPU"; "give every worker as many threads as the box has"; a sync window that "only matters on the
+  way up"; a rising cache hit rate as "compiling more".
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -41,7 +45,13 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.numbers import find_quantities
-from scoring.engines.relations import misattributed_features, turned_facts
+from scoring.engines.relations import (
+    misattributed_features,
+    portable_engines,
+    reversed_batching,
+    reversed_percentiles,
+    turned_facts,
+)
 from scoring.engines.rubric import RubricEngine
 from scoring.engines.senses import wrong_definitions
 from tests.scoring.test_engines import bank_question
@@ -417,3 +427,38 @@ def test_a_unit_written_onto_its_number_is_said() -> None:
                                         "zone.") in CREDITED
     assert verdict(slug, key, opening + "That's ~210 servers, need DC sign-off per zone.") \
         not in CREDITED
+
+
+@pytest.mark.parametrize(("finder", "wrong", "right"), [
+    (reversed_percentiles,
+     "My worry is that p95 is the looser, bigger figure, it takes in more of the slow requests "
+     "than p99 does.",
+     "p95 is the looser, smaller figure, so if p99 is 11.3 the p95 is at most 11.3."),
+    (reversed_batching,
+     "With a bigger batch the queue empties quicker, so each request actually spends less time "
+     "waiting, and the tail should come down.",
+     "With a bigger batch each request spends more time waiting, so the tail goes up."),
+    (turned_facts,
+     "The thing that gets worse with batch size is the kernel launch overhead, because you "
+     "launch more kernels for a bigger batch.",
+     "Kernel launch overhead is fixed per call, so a bigger batch spreads it over more "
+     "requests."),
+    (portable_engines,
+     "The 45-minute rebuild is a one-time thing, since once you build the engine it runs on any "
+     "GPU we have.",
+     "The engine is built per GPU type, so it does not run on any GPU we have."),
+    (turned_facts,
+     "Intra-op: more threads = faster, I'd give every worker as many threads as the box has.",
+     "I'd give each worker a share of the cores so workers times threads matches the box."),
+    (turned_facts,
+     "The 5-minute sync window only matters on the way up, it delays promotion a bit.",
+     "The 5-minute sync window matters both ways: it delays rollback as much as promotion."),
+    (turned_facts,
+     "If the hit rate goes up it means we're compiling more, so a rising hit rate is the "
+     "warning sign.",
+     "If the hit rate goes down it means we're compiling more, so a falling hit rate is the "
+     "warning sign."),
+])
+def test_serving_facts_turned_round_in_other_words(finder, wrong: str, right: str) -> None:
+    assert claimed(finder, wrong)
+    assert claimed(finder, right) == []
