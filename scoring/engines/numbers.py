@@ -57,7 +57,10 @@ _add("query", 1.0, "queries")
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "mn": 1e6,
            "b": 1e9, "bn": 1e9, "billion": 1e9}
 
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
+# "1,250", and "1 250" / "50 000" with a space (or a narrow space) between groups of three,
+# unless a time unit follows ("3 100ms" is three of 100ms).
+_NUMBER = (r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u202f\u00a0]\d{3})+(?!\d|\s?(?:ms|s|sec|"
+           r"seconds?|min|minutes?|us|µs|h|hours?)\b)|\d+(?:\.\d+)?|\.\d+")
 _SCALE = r"k|K|thousand|M|million|mn|B|bn|billion"
 _UNIT_ALTS = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 
@@ -164,7 +167,7 @@ def same_unit(found: str, wanted: str) -> bool:
 
 
 def _to_float(number: str) -> float:
-    return float(number.replace(",", ""))
+    return float(re.sub(r"[, \u202f\u00a0]", "", number))
 
 
 def _scale(word: str | None) -> float:

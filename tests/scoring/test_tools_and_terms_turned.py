@@ -37,6 +37,8 @@
   "empties quicker"; launch overhead that "gets worse with batch size"; an engine that "runs on any
   GPU"; "give every worker as many threads as the box has"; a sync window that "only matters on the
   way up"; a rising cache hit rate as "compiling more".
+- "50 000 / 40 = 1 250 GPUs": groups of three digits split by spaces are one number (not before a
+  time unit: "3 100ms" stays three of 100ms).
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -462,3 +464,23 @@ def test_a_unit_written_onto_its_number_is_said() -> None:
 def test_serving_facts_turned_round_in_other_words(finder, wrong: str, right: str) -> None:
     assert claimed(finder, wrong)
     assert claimed(finder, right) == []
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("So 50 000 / 40 = 1 250 GPUs just to carry the peak.", [50000, 40, 1250]),
+    ("with 10% it is 1 375, with 20% it is 1 500.", [10, 1375, 20, 1500]),
+    ("50\u202f000 QPS at peak", [50000]),
+    ("we'd run 3 100ms batches", [3, 0.1]),
+])
+def test_groups_of_three_digits_split_by_spaces_are_one_number(text: str,
+                                                               values: list[float]) -> None:
+    assert [q.value for q in find_quantities(text)] == pytest.approx(values)
+
+
+def test_a_count_written_with_spaces_between_digit_groups_is_judged() -> None:
+    answer = ("So 50 000 / 40 = 1 250 GPUs just to carry the peak. Then headroom for spikes, "
+              "deploys, dead nodes: with 20% it is 1 500; I would plan ~1 500.")
+    outcome = RubricEngine().score(bank_question("azure-capacity-spreadsheet-review"), answer)
+    checks = {c.criterion_key: c for c in outcome.numbers}
+    assert checks["gpus-before-headroom"].within_tolerance
+    assert checks["gpus-with-headroom"].within_tolerance
