@@ -480,7 +480,7 @@ def test_groups_of_three_digits_split_by_spaces_are_one_number(text: str,
 def test_a_count_written_with_spaces_between_digit_groups_is_judged() -> None:
     answer = ("So 50 000 / 40 = 1 250 GPUs just to carry the peak. Then headroom for spikes, "
               "deploys, dead nodes: with 20% it is 1 500; I would plan ~1 500.")
-    outcome = RubricEngine().score(bank_question("azure-capacity-spreadsheet-review"), answer)
+    outcome = RubricEngine().score(bank_question("google-a100-7b-50k-qps"), answer)
     checks = {c.criterion_key: c for c in outcome.numbers}
     assert checks["gpus-before-headroom"].within_tolerance
     assert checks["gpus-with-headroom"].within_tolerance
