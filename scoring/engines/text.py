@@ -159,6 +159,11 @@ _BACKWARD_DISMISSALS = (
     # outage": the cost accepted as normal.
     ("expected", "behaviour"), ("expected", "behavior"), ("hardly", "an", "outage"),
     ("not", "an", "outage"),
+    # "Keeping replicas warm defeats the point of serverless".
+    ("defeats", "the", "point"), ("defeats", "the", "purpose"), ("defeat", "the", "point"),
+    ("defeat", "the", "purpose"),
+    # "waiting around for a stabilization period just slows the rollout".
+    ("just", "slows"), ("just", "delays"), ("only", "slows"), ("only", "delays"),
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),

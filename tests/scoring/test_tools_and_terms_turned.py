@@ -39,6 +39,7 @@
   way up"; a rising cache hit rate as "compiling more".
 - "50 000 / 40 = 1 250 GPUs": groups of three digits split by spaces are one number (not before a
   time unit: "3 100ms" stays three of 100ms).
+- "Keeping replicas warm defeats the point", "a stabilization period just slows the rollout": waved.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -484,3 +485,21 @@ def test_a_count_written_with_spaces_between_digit_groups_is_judged() -> None:
     checks = {c.criterion_key: c for c in outcome.numbers}
     assert checks["gpus-before-headroom"].within_tolerance
     assert checks["gpus-with-headroom"].within_tolerance
+
+
+@pytest.mark.parametrize(("slug", "key", "waved", "kept"), [
+    ("oracle-serverless-cold-starts", "mitigations",
+     "I'd track cold-start latency at p99. Keeping replicas warm defeats the point of "
+     "serverless.",
+     "I'd track cold-start latency at p99. Keeping a few replicas warm at peak hours is worth "
+     "the cost."),
+    ("doordash-eta-canary", "bake-window",
+     "I'd shift 5% to the canary and compare it with the baseline. Waiting around for a "
+     "10-minute stabilization period just slows the rollout.",
+     "I'd shift 5% to the canary and compare it with the baseline. A 10-minute stabilization "
+     "period before judging keeps the rollout honest."),
+])
+def test_a_point_said_to_defeat_the_purpose_or_just_slow_things_is_waved_away(
+        slug: str, key: str, waved: str, kept: str) -> None:
+    assert verdict(slug, key, waved) not in CREDITED
+    assert verdict(slug, key, kept) in CREDITED
