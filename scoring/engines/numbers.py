@@ -77,6 +77,7 @@ _QUANTITY_RE = re.compile(
 # What makes a quantity a rate or a per-unit figure: "QPS per GPU", "QPS/GPU", "% per hour",
 # "% an hour", "orders every 5 minutes". "/" binds only without spaces ("1,250 GPUs / 2 zones"
 # is a division); a count ("per 5 minutes") only with "per" or "every".
+_EACH_RE = re.compile(r"\s+(?:each|apiece)\b", re.IGNORECASE)
 _PER_RE = re.compile(
     rf"(?:/|\s+(?i:per|every)\s+(?:(?P<count>\d+(?:\.\d+)?)\s?)?|\s+(?i:an?|each)\s+)"
     rf"(?P<den>(?i:{_UNIT_ALTS}))(?![A-Za-z0-9])"
@@ -337,6 +338,10 @@ def _find_quantities(text: str) -> list[Quantity]:
                 # "560 queries a second per A100": the rate, then what it is per.
                 unit, factor = combine_units((unit, factor), parse_unit(again.group("den")))
                 end = again.end()
+        elif unit in _RATE_UNITS and (each := _EACH_RE.match(text, end)) is not None:
+            # "45k / 80 is about 560 QPS each": a rate said of each machine.
+            unit, factor = combine_units((unit, factor), parse_unit("gpu"))
+            end = each.end()
         low, high = sorted((a * factor, b_value * factor))
         found.append(Quantity(
             value=(low + high) / 2, low=low, high=high, unit=unit, written=a,

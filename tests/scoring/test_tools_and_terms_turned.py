@@ -40,6 +40,7 @@
 - "50 000 / 40 = 1 250 GPUs": groups of three digits split by spaces are one number (not before a
   time unit: "3 100ms" stays three of 100ms).
 - "Keeping replicas warm defeats the point", "a stabilization period just slows the rollout": waved.
+- "45k / 80 ≈ 560 QPS each": a rate said of each machine is a per-GPU rate.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -503,3 +504,14 @@ def test_a_point_said_to_defeat_the_purpose_or_just_slow_things_is_waved_away(
         slug: str, key: str, waved: str, kept: str) -> None:
     assert verdict(slug, key, waved) not in CREDITED
     assert verdict(slug, key, kept) in CREDITED
+
+
+@pytest.mark.parametrize(("answer", "right"), [
+    ("Ok quick math: 45k / 80 ≈ 560 QPS each.", True),
+    ("Ok quick math: 45k / 80 is about 700 QPS each.", False),
+])
+def test_a_rate_said_of_each_machine_is_a_per_gpu_rate(answer: str, right: bool) -> None:
+    outcome = RubricEngine().score(bank_question("meta-80-a100-sanity-check"), answer)
+    check = next(c for c in outcome.numbers if c.criterion_key == "per-gpu-qps")
+    assert check.found_value is not None
+    assert check.within_tolerance is right
