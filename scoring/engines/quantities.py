@@ -205,7 +205,10 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
         hits, wrong, method = [], True, True
     check = NumberCheck(
         criterion_key=criterion.key, expected_value=expected, unit=criterion.unit,
-        tolerance_percent=tolerance, found_value=_in_criterion_unit(chosen, criterion.unit),
+        tolerance_percent=tolerance,
+        # A result said in another form keeps its own figure ("42%", "14 times").
+        found_value=chosen.written if other_form is not None else _in_criterion_unit(
+            chosen, criterion.unit),
         found_text=chosen.text if chosen else "",
         span=Span(chosen.start, chosen.end) if chosen else None,
         within_tolerance=bool(hits) or other_form is not None, method_credit=method,
@@ -231,14 +234,16 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
 
 
-# A phrase that is the result said as a ratio: "14x", "48 times" (not a multiplier, "x 1.2").
-_RATIO_FORM_RE = re.compile(r"\s*~?\d[\d.,]*\s*(?:x|×|times)\s*", re.IGNORECASE)
+# A phrase that is the result said as a ratio or a share: "14x", "48 times", "42%" (not a
+# multiplier, "x 1.2"; not a share the question gives).
+_RATIO_FORM_RE = re.compile(r"\s*~?\d[\d.,]*\s*(?:x|×|times|%)\s*", re.IGNORECASE)
 
 
 def _stated_in_another_form(doc: Document, hits: list, given: list[Quantity] | None
                             ) -> Quantity | None:
     """The answer's figure where one of the criterion's phrases that says the result as a ratio
-    (not a figure the question gives) is stated in full: "about 14 times the 40 per A100"."""
+    or a share (not a figure the question gives) is stated in full: "about 14 times the 40 per
+    A100", "the engine alone is about 42% faster"."""
     for pattern, match in hits:
         if match.score < MADE_AT or not _RATIO_FORM_RE.fullmatch(pattern.source) \
                 or any(restated(q, given or []) for q in pattern.numbers):

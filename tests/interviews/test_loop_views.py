@@ -519,3 +519,16 @@ def test_a_result_said_as_a_ratio_shows_as_the_same_result_not_off(cclient, loop
     html = cclient.get(url("question", loop, 1)).content.decode()
     assert "same result, said as a ratio" in html
     assert "badge-bad" not in html
+
+
+def test_a_result_said_as_a_percentage_shows_as_the_same_result(cclient, loop):
+    submit(cclient, loop, text="TensorRT makes the 12ms p99 7ms, so the engine is 42% faster.")
+    score = fake_score(Answer.objects.get())
+    score.numbers = [{"criterion_key": "gain", "expected_value": 5, "unit": "ms",
+                      "tolerance_percent": 10, "found_value": 42.0, "found_text": "42%",
+                      "span": None, "within_tolerance": True, "method_credit": False,
+                      "worked_calculation": "12 - 7 = 5 ms", "another_form": True}]
+    score.save()
+    html = cclient.get(url("question", loop, 1)).content.decode()
+    assert "same result, said as a percentage" in html
+    assert "badge-bad" not in html

@@ -41,6 +41,8 @@
   time unit: "3 100ms" stays three of 100ms).
 - "Keeping replicas warm defeats the point", "a stabilization period just slows the rollout": waved.
 - "45k / 80 ≈ 560 QPS each": a rate said of each machine is a per-GPU rate.
+- "TensorRT makes that 7, so the engine alone is about 42% faster": the criterion's own share
+  form of the 5ms gain is the same result, shown as "said as a percentage" with its own figure.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -515,3 +517,18 @@ def test_a_rate_said_of_each_machine_is_a_per_gpu_rate(answer: str, right: bool)
     check = next(c for c in outcome.numbers if c.criterion_key == "per-gpu-qps")
     assert check.found_value is not None
     assert check.within_tolerance is right
+
+
+@pytest.mark.parametrize(("answer", "made"), [
+    ("Today the TorchServe path is 12ms p99 at the model; TensorRT makes that 7, so the engine "
+     "alone is about 42% faster.", True),
+    ("Today the TorchServe path is 12ms p99 at the model; TensorRT makes that 7, so the engine "
+     "alone is about 60% faster.", False),
+])
+def test_the_engine_gain_said_as_the_criterions_share_is_the_same_result(answer: str,
+                                                                          made: bool) -> None:
+    outcome = RubricEngine().score(bank_question("netflix-bert-tensorrt-preprocessing"), answer)
+    check = next(c for c in outcome.numbers if c.criterion_key == "engine-gain")
+    assert check.within_tolerance is made and check.another_form is made
+    if made:
+        assert check.found_value == 42 and check.found_text == "42%"
