@@ -79,7 +79,10 @@ class Pattern:
         return bool(self.keys or self.numbers)
 
 
-def make_pattern(phrase: str) -> Pattern:
+def make_pattern(phrase: str, *, label: bool = False) -> Pattern:
+    """A phrase as words (and numbers) to find together. A label ("Asks for the per-GPU peak
+    instead of the mean") describes the point rather than saying it, so the rejections its
+    words carry are not read as the phrase's own."""
     tokens = tokenize(phrase)
     # "instead of going straight to 100" names what the point rejects, as "no bake" does.
     rejects_alternative = (len(tokens) > 1
@@ -87,21 +90,23 @@ def make_pattern(phrase: str) -> Pattern:
     negative = rejects_alternative or any(t.lower in _NEGATORS for t in tokens)
     first_negator = next((i for i, t in enumerate(tokens) if t.lower in _NEGATORS), None)
     said = tokens[2 if rejects_alternative else 0:]
-    if not negative and any(t.negated for t in tokens):
-        # "says nothing about the tail", "the latency difference is noise": a rejection in
-        # words the negation marking hears. The words it rejects, and any said before them,
-        # are the phrase; a rejecting word after them ("noise") is how it is said.
+    heard = not negative and not label and any(t.negated for t in tokens)
+    if heard:
+        # "says nothing about the tail", "200us is nothing": a rejection in words the
+        # negation marking hears. The rejected words are said negated, the others (the
+        # rejecting word itself, "nothing") as they are.
         negative = True
-        first_negator = next(i for i, t in enumerate(tokens) if t.negated)
-        said = tokens[: max(i for i, t in enumerate(tokens) if t.negated) + 1]
     keys: list[str] = []
     weights: list[float] = []
     for token in said:
         if token.content and token.lower not in _NEGATORS and token.key not in keys:
             keys.append(token.key)
             weights.append(0.5 if token.key in GENERIC or token.lower in GENERIC else 1.0)
-    subject = frozenset(t.key for t in tokens[:first_negator] if t.key in keys) \
-        if negative and first_negator else frozenset()
+    if heard:
+        subject = frozenset(t.key for t in tokens if t.key in keys and not t.negated)
+    else:
+        subject = frozenset(t.key for t in tokens[:first_negator] if t.key in keys) \
+            if negative and first_negator else frozenset()
     numbers = tuple(find_quantities(phrase, spelled=False))  # "two zones" stays words
     approximate = tuple(bool(_APPROXIMATE_RE.search(phrase[: q.start])) for q in numbers)
     words = [t for t in tokens if not t.lower[0].isdigit()]
@@ -299,19 +304,19 @@ def _criterion_patterns(criterion: CriterionSpec) -> tuple[tuple[Pattern, float]
     """Phrases at full strength; the label as a slightly weaker extra phrase."""
     patterns = [(_pattern(p), 1.0) for p in criterion.phrases if p.strip()]
     if criterion.label and criterion.kind != "pitfall":
-        patterns.append((_pattern(criterion.label), 0.9))
+        patterns.append((_pattern(criterion.label, label=True), 0.9))
     return tuple((p, factor) for p, factor in patterns if p.usable)
 
 
-_PATTERNS: dict[str, Pattern] = {}
+_PATTERNS: dict[tuple[str, bool], Pattern] = {}
 
 
-def _pattern(phrase: str) -> Pattern:
-    pattern = _PATTERNS.get(phrase)
+def _pattern(phrase: str, *, label: bool = False) -> Pattern:
+    pattern = _PATTERNS.get((phrase, label))
     if pattern is None:
         if len(_PATTERNS) > 20000:
             _PATTERNS.clear()
-        pattern = _PATTERNS[phrase] = make_pattern(phrase)
+        pattern = _PATTERNS[(phrase, label)] = make_pattern(phrase, label=label)
     return pattern
 
 

@@ -532,3 +532,18 @@ def test_the_engine_gain_said_as_the_criterions_share_is_the_same_result(answer:
     assert check.within_tolerance is made and check.another_form is made
     if made:
         assert check.found_value == 42 and check.found_text == "42%"
+
+
+def test_a_label_is_not_read_as_the_rejection_its_words_carry() -> None:
+    # The label "Asks for the per-GPU peak memory instead of the mean" describes the point.
+    answer = ("78% memory utilization means 78% of the 80GB is in use at peak, so there's room "
+              "for the KV cache but not much more.")
+    assert verdict("meta-80-a100-sanity-check", "memory-peak", answer) in CREDITED
+
+
+def test_a_heard_rejection_needs_its_rejecting_word() -> None:
+    # The pitfall phrase "200us is nothing" is not committed by a cost counted against.
+    question = bank_question("robinhood-bad-model-blast-radius")
+    outcome = RubricEngine().score(question, question.model_answer)
+    pitfall = next(v for v in outcome.criteria if v.key == "remote-flag-every-request")
+    assert pitfall.verdict != "made"
