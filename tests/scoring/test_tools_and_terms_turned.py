@@ -43,6 +43,7 @@
 - "45k / 80 ≈ 560 QPS each": a rate said of each machine is a per-GPU rate.
 - "TensorRT makes that 7, so the engine alone is about 42% faster": the criterion's own share
   form of the 5ms gain is the same result, shown as "said as a percentage" with its own figure.
+- "Keep going until utilization is up in the 90s" chases utilization (bank phrases).
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -547,3 +548,18 @@ def test_a_heard_rejection_needs_its_rejecting_word() -> None:
     outcome = RubricEngine().score(question, question.model_answer)
     pitfall = next(v for v in outcome.criteria if v.key == "remote-flag-every-request")
     assert pitfall.verdict != "made"
+
+
+@pytest.mark.parametrize(("committed", "avoided"), [
+    ("I'd move from 8 to 32, maybe 64, and keep going until utilization is up in the 90s.",
+     "I'd try 16 and 32 and stop where p99 hits 9ms, not keep going until utilization is in "
+     "the 90s."),
+    ("I'd keep raising the batch until the GPU is full.",
+     "I wouldn't keep raising the batch until the GPU is full; p99 is the limit."),
+])
+def test_raising_the_batch_until_the_gpu_is_full_chases_utilization(committed: str,
+                                                                    avoided: str) -> None:
+    opening = "Going from 8 to 16 should raise throughput but p99 goes up. "
+    slug, key = "pinterest-batch-size-tradeoff", "chase-utilization"
+    assert verdict(slug, key, opening + committed) == "made"
+    assert verdict(slug, key, opening + avoided) != "made"
