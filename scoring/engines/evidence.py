@@ -390,7 +390,8 @@ _WINDOW_PHRASES = frozenset(["over a window", "rolling window", "for a window", 
 _WINDOWED_RE = re.compile(
     r"\b(?:over|above|below|under|exceeds?|exceeding|crosses|past|beyond|>|<)\s*[~≈]?\s*"
     r"\d[\d.,]*\s*(?:%|ms|s|x|gb|percent)?[^.;:!?\d]{0,40}?\b(?:for|over|across|during)\s+"
-    r"(?:a\s+|the\s+)?(?:\d{1,3}|two|three|five|ten|fifteen|thirty)[- ]?(?:seconds?|secs?|"
+    r"(?:a\s+|the\s+)?(?:\d{1,3}|two|three|five|ten|fifteen|thirty|few|several|couple(?:\s+of)?)"
+    r"[- ]?(?:seconds?|secs?|"
     r"minutes?|mins?|m|hours?|hrs?|h)\b", re.IGNORECASE)
 
 

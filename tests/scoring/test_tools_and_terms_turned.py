@@ -44,6 +44,8 @@
 - "TensorRT makes that 7, so the engine alone is about 42% faster": the criterion's own share
   form of the 5ms gain is the same result, shown as "said as a percentage" with its own figure.
 - "Keep going until utilization is up in the 90s" chases utilization (bank phrases).
+- "We never overwrite a tag" is an immutable tag (bank phrases); "over 80ms for a few minutes" is a
+  windowed alert.
 
 Sentences written for this file; each wrong one has a right twin that stands."""
 
@@ -342,6 +344,7 @@ ORACLE = ("I'd track cold-start latency at p99 and the share of requests that hi
     ("I'd page when 5xx goes over 1%.", False),
     ("I'd page on any request over 300ms, no need to wait for 5 minutes.", False),
     ("I wouldn't page when p99 is over 300ms for 10 minutes.", False),
+    ("Page when p99 is over 300ms for a few minutes.", True),
 ])
 def test_an_alert_written_with_threshold_and_window_is_a_windowed_alert(answer: str,
                                                                          credited: bool) -> None:
@@ -563,3 +566,13 @@ def test_raising_the_batch_until_the_gpu_is_full_chases_utilization(committed: s
     slug, key = "pinterest-batch-size-tradeoff", "chase-utilization"
     assert verdict(slug, key, opening + committed) == "made"
     assert verdict(slug, key, opening + avoided) != "made"
+
+
+@pytest.mark.parametrize(("answer", "credited"), [
+    ("Every model build gets its own Docker tag, something like price-model:2024-05-14-a1b2c3, "
+     "and we never overwrite a tag.", True),
+    ("We overwrite the stable tag on every build.", False),
+])
+def test_a_tag_never_overwritten_is_an_immutable_tag(answer: str, credited: bool) -> None:
+    assert (verdict("airbnb-argo-cd-versioning", "immutable-tags", answer) in CREDITED) \
+        is credited
