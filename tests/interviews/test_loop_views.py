@@ -508,27 +508,22 @@ def test_feedback_shows_the_candidates_calculation_beside_the_correct_one(cclien
     assert "50,000 / 40 = 1,000 GPUs; the correct result is 50,000 / 40 = 1,250" in html
 
 
-def test_a_result_said_as_a_ratio_shows_as_the_same_result_not_off(cclient, loop):
-    submit(cclient, loop, text="45,000 / 80 is about 562 per GPU, about 14 times Azure's 40.")
+@pytest.mark.parametrize(("text", "number", "shown"), [
+    ("45,000 / 80 is about 562 per GPU, about 14 times Azure's 40.",
+     {"criterion_key": "azure", "expected_value": 1125, "unit": "GPUs", "tolerance_percent": 5,
+      "found_value": 14.0, "found_text": "14 times", "method_credit": True,
+      "worked_calculation": "45,000 / 40 = 1,125"}, "same result, said as a ratio"),
+    ("TensorRT makes the 12ms p99 7ms, so the engine is 42% faster.",
+     {"criterion_key": "gain", "expected_value": 5, "unit": "ms", "tolerance_percent": 10,
+      "found_value": 42.0, "found_text": "42%", "method_credit": False,
+      "worked_calculation": "12 - 7 = 5 ms"}, "same result, said as a percentage"),
+])
+def test_a_result_said_in_another_form_shows_as_the_same_result_not_off(cclient, loop, text,
+                                                                       number, shown):
+    submit(cclient, loop, text=text)
     score = fake_score(Answer.objects.get())
-    score.numbers = [{"criterion_key": "azure", "expected_value": 1125, "unit": "GPUs",
-                      "tolerance_percent": 5, "found_value": 14.0, "found_text": "14 times",
-                      "span": None, "within_tolerance": True, "method_credit": True,
-                      "worked_calculation": "45,000 / 40 = 1,125", "another_form": True}]
+    score.numbers = [{**number, "span": None, "within_tolerance": True, "another_form": True}]
     score.save()
     html = cclient.get(url("question", loop, 1)).content.decode()
-    assert "same result, said as a ratio" in html
-    assert "badge-bad" not in html
-
-
-def test_a_result_said_as_a_percentage_shows_as_the_same_result(cclient, loop):
-    submit(cclient, loop, text="TensorRT makes the 12ms p99 7ms, so the engine is 42% faster.")
-    score = fake_score(Answer.objects.get())
-    score.numbers = [{"criterion_key": "gain", "expected_value": 5, "unit": "ms",
-                      "tolerance_percent": 10, "found_value": 42.0, "found_text": "42%",
-                      "span": None, "within_tolerance": True, "method_credit": False,
-                      "worked_calculation": "12 - 7 = 5 ms", "another_form": True}]
-    score.save()
-    html = cclient.get(url("question", loop, 1)).content.decode()
-    assert "same result, said as a percentage" in html
+    assert shown in html
     assert "badge-bad" not in html
