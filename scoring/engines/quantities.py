@@ -424,12 +424,14 @@ def _find_topic_scores(doc: Document, span: tuple[int, int],
             matched.update((key, topic_word) for topic_word, key in by_stem.get(word[:5], ())
                            if word.startswith(topic_word) or topic_word.startswith(word))
     scores: dict[str, float] = {}
-    for key, topic_word in matched:
+    for key, topic_word in sorted(matched):  # a fixed order: the same sums in every process
         scores[key] = scores.get(key, 0.0) + topics[key][topic_word]
     return scores
 
 
-_TOPIC_INDEXES: dict[int, tuple[dict, dict, dict]] = {}
+_TopicIndex = tuple[dict[str, dict[str, float]], dict[str, list[str]],
+                    dict[str, list[tuple[str, str]]]]
+_TOPIC_INDEXES: dict[int, _TopicIndex] = {}
 
 
 def _topic_index(topics: dict[str, dict[str, float]]
