@@ -364,10 +364,26 @@ _NUMERIC_VERBS = frozenset(t.key for t in tokenize(
     "compute computes computed calculate calculates estimate estimates gives total totals"))
 
 
-_TOPICS: dict[tuple[CriterionSpec, ...], dict[str, dict[str, float]]] = {}
+class Topics(dict[str, dict[str, float]]):
+    """Per criterion key, its topic words and their weights, with the words inverted once:
+    `exact` maps a word to the criteria that use it, `by_stem` a long word's first five letters
+    to (word, criterion)."""
+
+    def __init__(self, words: dict[str, dict[str, float]]) -> None:
+        super().__init__(words)
+        self.exact: dict[str, list[str]] = {}
+        self.by_stem: dict[str, list[tuple[str, str]]] = {}
+        for key, weights in words.items():
+            for word in weights:
+                self.exact.setdefault(word, []).append(key)
+                if len(word) >= 5:
+                    self.by_stem.setdefault(word[:5], []).append((word, key))
 
 
-def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> dict[str, dict[str, float]]:
+_TOPICS: dict[tuple[CriterionSpec, ...], Topics] = {}
+
+
+def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> Topics:
     """Per criterion, the words that say the answer is talking about it (from its phrases and
     label), each weighted by 1 / how many of the question's criteria use it. Words for what
     the numeric criteria count ("GPUs") and generic words name no particular quantity."""
@@ -396,12 +412,12 @@ def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> dict[str, dict[str,
         for found in keys.values():
             for key in found:
                 share[key] = share.get(key, 0) + 1
-        _TOPICS[criteria] = {c: {k: 1.0 / share[k] for k in found} for c, found in keys.items()}
+        _TOPICS[criteria] = Topics({c: {k: 1.0 / share[k] for k in found}
+                                    for c, found in keys.items()})
     return _TOPICS[criteria]
 
 
-def _topic_scores(doc: Document, span: tuple[int, int],
-                  topics: dict[str, dict[str, float]]) -> dict[str, float]:
+def _topic_scores(doc: Document, span: tuple[int, int], topics: Topics) -> dict[str, float]:
     """Per criterion, how much the clause at `span` talks about it; once per clause."""
     cache_key = (span, id(topics))
     if cache_key not in doc.topic_scores:
@@ -409,12 +425,11 @@ def _topic_scores(doc: Document, span: tuple[int, int],
     return doc.topic_scores[cache_key]
 
 
-def _find_topic_scores(doc: Document, span: tuple[int, int],
-                       topics: dict[str, dict[str, float]]) -> dict[str, float]:
+def _find_topic_scores(doc: Document, span: tuple[int, int], topics: Topics) -> dict[str, float]:
     first = bisect_left(doc.token_starts, span[0])
     last = bisect_left(doc.token_starts, span[1])
     present = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
-    exact, by_stem = _topic_index(topics)
+    exact, by_stem = topics.exact, topics.by_stem
     # Each criterion word counts once, said exactly or as a longer or shorter form of a long
     # stem; looked up from the clause's own words, not scanned over every criterion's.
     matched: set[tuple[str, str]] = set()
@@ -429,32 +444,7 @@ def _find_topic_scores(doc: Document, span: tuple[int, int],
     return scores
 
 
-_TopicIndex = tuple[dict[str, dict[str, float]], dict[str, list[str]],
-                    dict[str, list[tuple[str, str]]]]
-_TOPIC_INDEXES: dict[int, _TopicIndex] = {}
-
-
-def _topic_index(topics: dict[str, dict[str, float]]
-                 ) -> tuple[dict[str, list[str]], dict[str, list[tuple[str, str]]]]:
-    """Criterion words inverted, once per question's topics: word -> criteria, and a long
-    word's first five letters -> (word, criterion)."""
-    cached = _TOPIC_INDEXES.get(id(topics))
-    if cached is None or cached[0] is not topics:
-        if len(_TOPIC_INDEXES) > 2000:
-            _TOPIC_INDEXES.clear()
-        exact: dict[str, list[str]] = {}
-        by_stem: dict[str, list[tuple[str, str]]] = {}
-        for key, words in topics.items():
-            for word in words:
-                exact.setdefault(word, []).append(key)
-                if len(word) >= 5:
-                    by_stem.setdefault(word[:5], []).append((word, key))
-        cached = _TOPIC_INDEXES[id(topics)] = (topics, exact, by_stem)
-    return cached[1], cached[2]
-
-
-def number_topic(doc: Document, quantity: Quantity,
-                 topics: dict[str, dict[str, float]]) -> dict[str, float]:
+def number_topic(doc: Document, quantity: Quantity, topics: Topics) -> dict[str, float]:
     """What the answer is talking about where it states a number: the criteria whose words
     its clause uses, or failing that the nearest clause before it in the sentence that uses
     any (then the nearest after it), or failing that the end of the sentence before ("...
