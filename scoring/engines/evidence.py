@@ -6,6 +6,7 @@ matches add up to. The thresholds shared by the judges live here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -405,8 +406,17 @@ def _written_window(doc: Document) -> Match:
 
 # Points written in their own shape rather than named: the phrases that call for the shape,
 # and where the answer writes it.
-_WRITTEN_FORMS = ((_RAMP_PHRASES, _written_ramp, "ramp"),
-                  (_WINDOW_PHRASES, _written_window, "over a window"))
+_WrittenForm = tuple[frozenset[str], Callable[[Document], Match], str]
+_WRITTEN_FORMS: tuple[_WrittenForm, ...] = ((_RAMP_PHRASES, _written_ramp, "ramp"),
+                                             (_WINDOW_PHRASES, _written_window, "over a window"))
+
+
+@lru_cache(maxsize=4096)
+def _written_forms(criterion: CriterionSpec) -> tuple[_WrittenForm, ...]:
+    """The written shapes this criterion's phrases call for (once per criterion, not per
+    answer)."""
+    phrases = {p.strip().lower() for p in criterion.phrases}
+    return tuple(form for form in _WRITTEN_FORMS if form[0] & phrases)
 
 
 def collect_evidence(doc: Document, criterion: CriterionSpec,
@@ -437,9 +447,8 @@ def collect_evidence(doc: Document, criterion: CriterionSpec,
             best_agree = agree
         if not pattern.negative and oppose.score * factor > best_oppose.score:
             best_oppose = Match(oppose.score * factor, oppose.spans, oppose.sentence)
-    phrases = {p.strip().lower() for p in criterion.phrases}
-    for calling, find, name in _WRITTEN_FORMS:
-        if not calling & phrases or any(p.source.strip().lower() in calling for p, _ in hits):
+    for calling, find, name in _written_forms(criterion):
+        if any(p.source.strip().lower() in calling for p, _ in hits):
             continue
         written = find(doc)
         if written.spans and written.sentence not in tainted:
