@@ -387,6 +387,33 @@ def _per_device_before(text: str, quantity: Quantity, earlier: list[Quantity]) -
     return device if device in _COUNTED_UNITS else None
 
 
+# "Over an hour that rule adds up to 2% x 60 = 120%": the clause opens with the period a share
+# accumulates over, so the share is a rate per that period.
+_PERIOD_BEFORE_RE = re.compile(
+    r"(?:^|[.!?;\n\u2013\u2014]|,(?!\d))[^.!?;,\n\u2013\u2014]{0,40}?"
+    r"\b(?i:over|in|across|within|per|each|every)\s+(?i:an?|one|the|each|every)\s+"
+    r"(?P<den>(?i:hour|minute|day))\b[^.!?;\n]{0,60}$")
+
+
+_OPERAND_RE = re.compile(r"\s*[x×*/+]\s*\d")
+
+
+def _period_before(text: str, quantity: Quantity, earlier: list[Quantity]) -> str | None:
+    """The period ("hour") a share is said over where its clause opens by naming it, with no
+    other rate between (`earlier` holds the quantities before this one, in text order)."""
+    if _OPERAND_RE.match(text, quantity.end):
+        return None  # "2% x 60 = 120%": the 2% is per five minutes; the result is per hour
+    opening = _PERIOD_BEFORE_RE.search(text, max(0, quantity.start - 100), quantity.start)
+    if not opening:
+        return None
+    for previous in reversed(earlier):
+        if previous.start < opening.end("den"):
+            break
+        if "/" in previous.unit:
+            return None  # "over an hour, 0.4% a minute ...": the rate already says its period
+    return opening.group("den").lower()
+
+
 def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
     out: list[Quantity] = []
     counted: Quantity | None = None  # the last count of machines, in one pass
@@ -399,6 +426,11 @@ def _rates_each(text: str, found: list[Quantity]) -> list[Quantity]:
         elif quantity.unit in _RATE_UNITS and (device := _per_device_before(text, quantity, out)):
             unit, _ = combine_units((quantity.unit, 1.0), (device, 1.0))
             quantity = replace(quantity, unit=unit)
+        elif quantity.unit == "%" and (period := _period_before(text, quantity, out)):
+            unit, factor = combine_units(("%", 1.0), parse_unit(period))
+            quantity = replace(quantity, unit=unit, value=quantity.value * factor,
+                               low=quantity.low * factor, high=quantity.high * factor,
+                               factor=factor, per=parse_unit(period)[1])
         if quantity.unit in _COUNTED_UNITS:
             counted = quantity
         out.append(quantity)

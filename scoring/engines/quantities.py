@@ -93,14 +93,16 @@ def misquoted(doc: Document, given: list[Quantity]) -> list[Calculation]:
 
 @lru_cache(maxsize=4096)
 def _result_words(criterion: CriterionSpec) -> frozenset[str]:
-    """The words of a numeric criterion's worded phrases ("saves", "remaining margin")."""
+    """The words of a numeric criterion's worded phrases ("saves", "remaining margin"), less
+    its unit's: "per hour" names no result where the given "0.5% an hour" is repeated."""
+    unit_words = {t.key for t in tokenize(criterion.unit or "")}
     words: set[str] = set()
     for phrase in criterion.phrases:
         if any(ch.isdigit() for ch in phrase):
             continue
         words |= {t.key for t in tokenize(phrase)
                   if t.content and t.key not in GENERIC and t.lower not in GENERIC}
-    return frozenset(words)
+    return frozenset(words - unit_words)
 
 
 # A given figure that opens a conversion: what comes after "is" is what the candidate worked out.
@@ -369,8 +371,10 @@ class Topics(dict[str, dict[str, float]]):
     `exact` maps a word to the criteria that use it, `by_stem` a long word's first five letters
     to (word, criterion)."""
 
-    def __init__(self, words: dict[str, dict[str, float]]) -> None:
+    def __init__(self, words: dict[str, dict[str, float]],
+                 numeric: frozenset[str] = frozenset()) -> None:
         super().__init__(words)
+        self.numeric = numeric
         self.exact: dict[str, list[str]] = {}
         self.by_stem: dict[str, list[tuple[str, str]]] = {}
         for key, weights in words.items():
@@ -413,7 +417,8 @@ def criterion_topics(criteria: tuple[CriterionSpec, ...]) -> Topics:
             for key in found:
                 share[key] = share.get(key, 0) + 1
         _TOPICS[criteria] = Topics({c: {k: 1.0 / share[k] for k in found}
-                                    for c, found in keys.items()})
+                                    for c, found in keys.items()},
+                                   frozenset(c.key for c in criteria if c.kind == "numeric"))
     return _TOPICS[criteria]
 
 
@@ -455,12 +460,20 @@ def number_topic(doc: Document, quantity: Quantity, topics: Topics) -> dict[str,
     spans = _clause_spans(doc, sentence)
     here = next((i for i, (s, e) in enumerate(spans) if s <= quantity.start < e), 0)
     order = [spans[i] for i in (here, *range(here - 1, -1, -1), *range(here + 1, len(spans)))]
+    found = [scores for span in order if (scores := _topic_scores(doc, span, topics))]
+    if found:
+        # "For losing one of three zones, we lose a third of capacity, so I'd add a third on
+        # top: 1,667 GPUs": clauses that name only concepts ("capacity", "on top") do not hide
+        # an earlier one in the sentence that names a quantity the question asks for.
+        before = [scores for span in order[: here + 1]
+                  if (scores := _topic_scores(doc, span, topics))]
+        return next((scores for scores in before
+                     if not scores.keys().isdisjoint(topics.numeric)), found[0])
     if sentence > 0:
-        order += _clause_spans(doc, sentence - 1)[::-1]
-    for span in order:
-        scores = _topic_scores(doc, span, topics)
-        if scores:
-            return scores
+        for span in _clause_spans(doc, sentence - 1)[::-1]:
+            scores = _topic_scores(doc, span, topics)
+            if scores:
+                return scores
     return {}
 
 
