@@ -453,6 +453,11 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
         for pattern in _DISMISSALS_BY_FIRST.get(token.lower, ()):
             # "isn't really needed", "not actually worth it": adverbs inside a dismissal.
             window = _dismissal_window(tokens, i, pattern)
+            if window is not None and pattern[-1] == "something" and window[-1] + 1 < len(tokens) \
+                    and tokens[window[-1] + 1].lower in _SOMETHING_ELSE:
+                # "the measured figure, not something from the datasheet": what follows is
+                # rejected, not what came before.
+                window = None
             if window is not None:
                 # "Error budgets and burn rates, overkill for one service": a dismissal
                 # that opens its clause points back over the comma.
@@ -675,8 +680,16 @@ def _dismissing_verb(tokens: list[Token], index: int) -> bool:
         return False
     if index == 0 or tokens[index - 1].sentence != tokens[index].sentence:
         return tokens[index].lower in _IMPERATIVE_DROPS
+    following = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+    if following in _AMOUNT_AFTER_DROP:
+        return False  # "fuse kernels and drop to FP16": a level lowered, nothing waved away
     previous = tokens[index - 1]
     return previous.lower in _AGENTS and previous.sentence == tokens[index].sentence
+
+
+_SOMETHING_ELSE = frozenset(["from", "like", "off", "out", "on", "in", "of", "at", "by", "else",
+                             "made", "read", "quoted", "copied", "published"])
+_AMOUNT_AFTER_DROP = frozenset(["to", "down", "from", "by", "below", "under", "back"])
 
 
 # "so we don't pay the 200us on every request": a cost avoided, not waved away ("I wouldn't

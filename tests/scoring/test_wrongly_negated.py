@@ -1,0 +1,41 @@
+"""A point stated plainly is not read as waved away because a dismissal's words sit near it;
+the same words that do wave a point away still do (issue 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def verdict(slug: str, key: str, answer: str) -> str:
+    result = RubricEngine().score(bank_question(slug), answer)
+    return next(v.verdict for v in result.criteria if v.key == key)
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    # "not something from the datasheet" rejects the datasheet, not the measured figure.
+    ("google-a100-7b-50k-qps", "measured-benchmark",
+     "The measured figure is ~40 QPS per A100 at 20ms p99 with vLLM, not something from the "
+     "datasheet, so an 8-GPU box does 320 QPS."),
+    # "drop to FP16" lowers the precision; it waves nothing away.
+    ("tensorrt-torchserve-tradeoffs", "latency-cost",
+     "Compiled engines fuse kernels and drop to FP16/INT8, the Netflix BERT case was 7 vs "
+     "12ms at p99, so at scale that's real GPU money."),
+])
+def test_a_point_beside_a_contrast_or_a_lowered_level_is_credited(slug: str, key: str,
+                                                                  answer: str) -> None:
+    assert verdict(slug, key, answer) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("meta-80-a100-sanity-check", "power-draw",
+     "Power and rack limits are the datacenter team's problem, not something capacity "
+     "planning needs to get into."),
+    ("tensorrt-torchserve-tradeoffs", "latency-cost",
+     "Compiled engines fuse kernels, but I'd drop FP16 and INT8 from the discussion, the "
+     "latency difference isn't something I'd worry about."),
+])
+def test_the_same_words_still_wave_a_point_away(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) not in {"made", "partly"}
