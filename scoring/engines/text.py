@@ -162,8 +162,20 @@ _BACKWARD_DISMISSALS = (
     # "Keeping replicas warm defeats the point of serverless".
     ("defeats", "the", "point"), ("defeats", "the", "purpose"), ("defeat", "the", "point"),
     ("defeat", "the", "purpose"),
-    # "waiting around for a stabilization period just slows the rollout".
+    # "waiting around for a stabilization period just slows the rollout", "the 15-minute
+    # stabilization thing mostly slows you down".
     ("just", "slows"), ("just", "delays"), ("only", "slows"), ("only", "delays"),
+    ("mostly", "slows"), ("slows", "you", "down"), ("slows", "us", "down"),
+    ("slows", "everyone", "down"), ("slows", "things", "down"),
+    # "the kernel launch thing ... is noise compared to the model", "so power shouldn't be an
+    # issue", "cold starts and compile time are edge cases", "five restarts an hour is normal
+    # churn", "the 1ms gate I'd leave as is".
+    ("is", "noise"), ("are", "noise"), ("shouldn't", "be", "an", "issue"),
+    ("won't", "be", "an", "issue"), ("shouldn't", "be", "a", "problem"),
+    ("won't", "be", "a", "problem"), ("shouldn't", "be", "a", "concern"),
+    ("are", "edge", "cases"), ("is", "an", "edge", "case"), ("is", "normal", "churn"),
+    ("just", "churn"),
+    ("leave", "as", "is"), ("leave", "it", "as", "is"), ("leave", "that", "as", "is"),
     ("another", "day"), ("if", "we", "enjoy"), ("if", "you", "enjoy"),
     ("change", "much", "here"), ("no", "real", "reason"), ("no", "reason", "to"),
     ("adds", "anything"),

@@ -39,3 +39,22 @@ def test_a_point_beside_a_contrast_or_a_lowered_level_is_credited(slug: str, key
 ])
 def test_the_same_words_still_wave_a_point_away(slug: str, key: str, answer: str) -> None:
     assert verdict(slug, key, answer) not in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "key", "waved", "made"), [
+    ("shopify-torchserve-200k-rpm", "worker-restarts",
+     "I'd watch CPU utilization mostly, and the restart alert; five restarts an hour is normal "
+     "churn for TorchServe, so I'd probably raise that threshold.",
+     "I'd alert on worker restarts: five an hour is well above normal churn for TorchServe, so "
+     "I'd page with the OOM or crash cause attached."),
+    ("doordash-eta-canary", "bake-window",
+     "The 15-minute stabilization thing on the dashboard mostly slows you down.",
+     "I'd wait out a 15-minute stabilization window after each weight change before judging."),
+    ("inference-slis-and-alerts", "operational",
+     "Cold starts and compile time are edge cases for most stacks.",
+     "I'd track cold starts, compile time and restarts, since those edge cases hurt the tail."),
+])
+def test_new_dismissals_wave_a_point_away_and_leave_its_plain_statement(
+        slug: str, key: str, waved: str, made: str) -> None:
+    assert verdict(slug, key, waved) not in {"made", "partly"}
+    assert verdict(slug, key, made) in {"made", "partly"}
