@@ -44,6 +44,15 @@ ROLE_REACH = 9  # linking words that may stand between a tool and the role said 
 _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
 
 
+# What only one kind of tool has: a model server's management API and Python handlers.
+_ROLE_FEATURES = {"server": ("manag", "handler")}
+
+
+def _feature_of(token: Token) -> str:
+    return next((role for role, stems in _ROLE_FEATURES.items()
+                 if token.lower.startswith(stems)), "")
+
+
 def _role_of(token: Token) -> str:
     for role, words in _ROLE_WORDS.items():
         if token.key in words or any(token.key.startswith(w) for w in words if len(w) >= 5):
@@ -64,10 +73,14 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
             if nxt.sentence != token.sentence or any(
                     ch in ";:()!?." for ch in text[tokens[j - 1].end : nxt.start]):
                 break
-            role = _role_of(nxt)
+            possessive = j == i + 1 and token.lower.endswith(("'s", "\u2019s"))
+            role = _role_of(nxt) or (possessive and _feature_of(nxt))
             if role:
                 following = tokens[j + 1].lower if j + 1 < len(tokens) else ""
-                if role != own and not nxt.negated and following not in _ROLE_EXCLUDED_NEXT:
+                # "TorchServe's compile step", "TensorRT's management API": what a tool has
+                # is what it does, whatever noun follows.
+                if role != own and not nxt.negated and (
+                        possessive or following not in _ROLE_EXCLUDED_NEXT):
                     found.append(WrongClaim(Span(token.start, nxt.end), token.sentence, "role"))
                 break
             if nxt.lower not in _ROLE_LINKS:

@@ -58,3 +58,21 @@ def test_new_dismissals_wave_a_point_away_and_leave_its_plain_statement(
         slug: str, key: str, waved: str, made: str) -> None:
     assert verdict(slug, key, waved) not in {"made", "partly"}
     assert verdict(slug, key, made) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("stripe-fraud-tensorrt-vs-torchserve", "rebuild-cost",
+     "The flip side is TorchServe's compile step, which takes around 45 minutes per version "
+     "in CI.",
+     "The flip side is TensorRT's compile step, which takes around 45 minutes per version in "
+     "CI."),
+    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+     "TensorRT's management API makes versioning easy, and because it's Python-based you can "
+     "write preprocessing handlers in it.",
+     "TorchServe's management API makes versioning easy, and because it's Python-based you can "
+     "write preprocessing handlers in it."),
+])
+def test_what_a_tool_has_said_of_the_other_tool_is_contradicted(slug: str, key: str, wrong: str,
+                                                                right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
