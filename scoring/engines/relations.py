@@ -363,6 +363,13 @@ _TURNED_FACTS = (
                r"\b(?:compil\w+\s+more|more\s+compil\w+)|\b(?:rising|higher|increasing)\s+hit\s+"
                r"(?:rate|ratio)\s+(?:is|means)\s+(?:the\s+)?(?:warning|bad|trouble|a\s+problem)",
                re.IGNORECASE),
+    # "I'd go TorchServe for the hot path and TensorRT for the less latency critical models",
+    # "TensorRT as the default for fast-changing models": the tools' places swapped (the
+    # compiled engine is for latency-critical, slow-changing models).
+    re.compile(r"\btorchserve\s+(?:for|on)\s+(?:the\s+)?(?:hot\s+path|(?:most\s+)?latency[- ]"
+               r"(?:critical|sensitive)|lowest[- ]latency)|\b(?:tensorrt|trt)\b(?:\s+\w+){0,4}?\s+"
+               r"(?:for|on)\s+(?:the\s+)?(?:less\s+latency[- ]critical|fast[- ]changing|"
+               r"frequently[- ](?:updated|changing|retrained))", re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"

@@ -76,3 +76,19 @@ def test_what_a_tool_has_said_of_the_other_tool_is_contradicted(slug: str, key: 
                                                                 right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "wrong", "right"), [
+    ("stripe-fraud-tensorrt-vs-torchserve",
+     "I'd go TorchServe for the hot path and TensorRT for the less latency critical models.",
+     "I'd go TensorRT for the hot path and TorchServe for the models that change often."),
+    ("tensorrt-torchserve-tradeoffs",
+     "For a platform I'd pick TensorRT as the default for fast-changing models because of that "
+     "versioning API, and TorchServe for the latency-critical ones.",
+     "For a platform I'd pick TorchServe as the default for fast-changing models because of "
+     "that versioning API, and TensorRT for the latency-critical ones."),
+])
+def test_a_recommendation_with_the_tools_places_swapped_is_contradicted(slug: str, wrong: str,
+                                                                       right: str) -> None:
+    assert verdict(slug, "recommendation", wrong) == "contradicted"
+    assert verdict(slug, "recommendation", right) in {"made", "partly"}
