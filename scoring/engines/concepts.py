@@ -83,6 +83,7 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     evidence, wrong, defined_wrong = _without_wrong_claims(doc, evidence)
     misattributed += wrong
     evidence, waved = _without_dismissed(doc, evidence)
+    evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
     if waved and oppose.score < MADE_AT and (
@@ -266,6 +267,37 @@ def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, lis
         return evidence, []
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose), _dedupe(waved)
+
+
+# A sentence that only reports what others advise ("Some people say you should go ask the
+# caller what their timeout is first."), up to where the candidate speaks again.
+_REPORTED_RE = re.compile(
+    r"\s*(?:(?:some|many|a\s+lot\s+of|most)\s+)?(?:people|folks|teams|others|candidates)\s+"
+    r"(?:will\s+|would\s+|often\s+|usually\s+|always\s+|might\s+)?(?:say|tell\s+you|suggest|"
+    r"recommend|argue|insist|claim)\b|\s*you'll\s+hear\b|\s*the\s+textbook\s+(?:answer|move)\b",
+    re.IGNORECASE)
+_OWN_VOICE_RE = re.compile(
+    r";|\b(?:but|however)\b|\b(?:and|so)\s+(?:i|we)\b|\b(?:they're|they\s+are)\s+right\b|"
+    r"\b(?:i|we)\s+(?:agree|concur)\b", re.IGNORECASE)
+
+
+def _without_reported(doc: Document, evidence: Evidence) -> Evidence:
+    """The evidence without phrases said only as others' advice, which the candidate neither
+    takes up nor turns down in that sentence: reporting a point is not making it."""
+    kept: list[tuple[Pattern, Match]] = []
+    for pattern, match in evidence.hits:
+        if match.spans and 0 <= match.sentence < len(doc.sentences):
+            sentence = doc.sentences[match.sentence]
+            if _REPORTED_RE.match(doc.text, sentence.start, sentence.end) and not \
+                    _OWN_VOICE_RE.search(doc.text, sentence.start, match.spans[0].start):
+                own = _OWN_VOICE_RE.search(doc.text, match.spans[-1].end, sentence.end)
+                if own is None or own.group(0).lower().startswith(("but", "however", ";")):
+                    continue
+        kept.append((pattern, match))
+    if len(kept) == len(evidence.hits):
+        return evidence
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose)
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:

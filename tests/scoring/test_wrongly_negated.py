@@ -92,3 +92,18 @@ def test_a_recommendation_with_the_tools_places_swapped_is_contradicted(slug: st
                                                                        right: str) -> None:
     assert verdict(slug, "recommendation", wrong) == "contradicted"
     assert verdict(slug, "recommendation", right) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("answer", "credited"), [
+    ("Some people say you should go ask the caller what their timeout is first. I'd just pick "
+     "15ms and move on.", False),
+    ("You'll hear that you should ask the caller what their timeout is first.", False),
+    ("Some people say you should go ask the caller what their timeout is first, and they're "
+     "right.", True),
+    ("Some people say you should go ask the caller what their timeout is first, and I do.",
+     True),
+    ("I'd go ask the caller what their timeout is first.", True),
+])
+def test_a_point_only_reported_as_others_advice_is_not_made(answer: str, credited: bool) -> None:
+    said = verdict("ad-ranking-latency-target", "ask-first", answer)
+    assert (said in {"made", "partly"}) is credited
