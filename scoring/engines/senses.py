@@ -190,12 +190,30 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"resiz\w* the model|model to fit|"
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"
               r"(?:model\s+)?cop(?:y|ies)|(?:different|other|another)\s+(?:model\s+)?versions?|"
-              r"between (?:the |two |model )*versions",
+              r"between (?:the |two |model )*versions|"
+              # "the batch size adapts to the GPU memory that's free", "is picked automatically
+              # by the GPU driver": batches form from requests that arrive within a wait.
+              r"(?:gpu\s+)?memory (?:that's |that is |which is )?(?:free|available|left)|"
+              r"free (?:gpu )?memory|(?:gpu|cuda|nvidia) driver",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
-              r"batch size|max (?:batch )?delay",
+              r"batch size (?:(?:is |gets )?(?:capped|grows|varies|depends on (?:the )?(?:traffic|"
+              r"load|queue|arrivals))|up to)|max (?:batch )?delay",
               meaning=r"hold\w*|form\w* (?:a )?batch|batch(?:es)? up|up to|\d+\s?ms|stack\w*|"
                       r"concurrent|arriv\w*|forward pass|one (?:pass|call)|capped|at once"),
+    # "a Triton ensemble, which means running several copies of the engine across GPUs": an
+    # ensemble chains models and steps (tokenizer, engine) in one server, one request.
+    TermSense(r"(?:triton\s+)?ensembles?",
+              r"cop(?:y|ies)|replicas?|redundan\w*|failover|(?:several|multiple) (?:instances|"
+              r"gpus)",
+              r"pipeline|chain\w*|steps?|stages?|dag|pre-?process\w*|tokeni[sz]\w*|sequence|"
+              r"in (?:one|the same|a single) (?:server|process|request|call)|co-?locat\w*|"
+              r"feeds?|output of|combin\w*|together"),
+    # "queue depth tells you about the model's accuracy": it is how many requests wait.
+    TermSense(r"queue\s+(?:depth|length|size)",
+              r"accura\w*|quality|correct\w*|drift|how good|precision|recall",
+              r"wait\w*|backlog|pending|queued|load|saturat\w*|capacity|behind|pil\w+ up|"
+              r"latency|in line|requests|busy|overload\w*"),
     TermSense(r"immutab\w*(?:\s+(?:image\s+)?tags?)?",
               r"push\w* (?:a |an )?(?:\w+ )?(?:build|image|version|fix)? ?over|overwrit\w*|"
               r"re-?push\w*|re-?tag\w*|reus\w* (?:the )?(?:same )?tags?|same tag|move the tag|"
@@ -349,6 +367,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:the )?(?:first|user sees)|begin\w*"),
     TermSense(r"sync(?:hroni[sz]ation)?[- ]windows?",
               r"(?:the )?(?:bake|observation|canary|judging|evaluation) (?:time|period|window)|"
+              # "the sync window is the 5 minutes of the canary where traffic is split".
+              r"of the canary|canary (?:phase|step|stage)|traffic (?:is )?split|"
               r"(?:when|hours) (?:we|you)(?:'re| are) allowed to (?:deploy|ship|release)|"
               r"maintenance|freeze",
               r"up to|poll\w*|appl(?:y|ies|ied)|git|lag\w*|delay\w*|reconcil\w*|interval|"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.engines.rubric import RubricEngine
+from scoring.engines.senses import wrong_definitions
 from tests.scoring.test_engines import bank_question
 
 
@@ -107,3 +108,26 @@ def test_a_recommendation_with_the_tools_places_swapped_is_contradicted(slug: st
 def test_a_point_only_reported_as_others_advice_is_not_made(answer: str, credited: bool) -> None:
     said = verdict("ad-ranking-latency-target", "ask-first", answer)
     assert (said in {"made", "partly"}) is credited
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("I'd turn on dynamic batching, which means the batch size adapts to the GPU memory "
+     "that's free.",
+     "I'd turn on dynamic batching, which means requests that arrive within a 2ms wait are "
+     "grouped into one batch."),
+    ("I'd use dynamic batching where the batch size is picked automatically by the GPU driver.",
+     "I'd use dynamic batching where the batch size grows with the queue, capped by a max "
+     "delay."),
+    ("I'd use a Triton ensemble, which as I understand it means running several copies of the "
+     "engine across GPUs for redundancy.",
+     "I'd use a Triton ensemble, which means the tokenizer and the engine run as one pipeline "
+     "in the same server."),
+    ("Argo CD's sync window is the 5 minutes of the canary where traffic is split.",
+     "Argo CD's sync window is the up to 5 minutes before Argo CD applies a Git change."),
+    ("Saturation: queue depth tells you about the model's accuracy.",
+     "Saturation: queue depth tells you how many requests are waiting."),
+])
+def test_a_term_defined_in_a_sense_it_does_not_have_is_a_wrong_definition(wrong: str,
+                                                                         right: str) -> None:
+    assert wrong_definitions(wrong, lambda _: 0)
+    assert wrong_definitions(right, lambda _: 0) == []
