@@ -186,10 +186,10 @@ _EFFECT_AFTER_RE = re.compile(
     r"\b(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:\w+\s+){0,2}?"
     r"(?P<dir>drops?|dropping|falls?|falling|goes\s+down|go\s+down|comes?\s+down|"
     r"come\s+down|decreases?|shrinks?|improves?|gets?\s+(?:better|lower|shorter)|rises?|"
-    r"goes\s+up|grows?|increases?)\b",
+    r"goes\s+up|grows?|increases?|less)\b",
     re.IGNORECASE)
 _FALLS = ("fall", "goes down", "go down", "come down", "comes down", "gets better",
-          "get better", "gets lower", "get lower", "gets shorter", "get shorter")
+          "get better", "gets lower", "get lower", "gets shorter", "get shorter", "less")
 _CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
                             re.IGNORECASE)
 
@@ -363,6 +363,10 @@ _TURNED_FACTS = (
                r"\b(?:compil\w+\s+more|more\s+compil\w+)|\b(?:rising|higher|increasing)\s+hit\s+"
                r"(?:rate|ratio)\s+(?:is|means)\s+(?:the\s+)?(?:warning|bad|trouble|a\s+problem)",
                re.IGNORECASE),
+    # "bigger batches mean more work per call, but throughput goes up so per-request it evens
+    # out": a batch's wait and longer run are paid by every request in it.
+    re.compile(r"\b(?:bigger|larger|more)\s+batch(?:es|ing)?\b[^.;]{0,80}?\b(?:evens?|cancels?|"
+               r"balances?|washes)\s+(?:itself\s+|themselves\s+)?out\b", re.IGNORECASE),
     # "I'd go TorchServe for the hot path and TensorRT for the less latency critical models",
     # "TensorRT as the default for fast-changing models": the tools' places swapped (the
     # compiled engine is for latency-critical, slow-changing models).

@@ -53,7 +53,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
     # which the error budget is spent, not the error rate itself.
     TermSense(r"burn[- ]rates?",
               r"power|watts?|energy|electric\w*|dollars?|money|spend\w*|costs?|gpu|compute|"
-              r"thermal|heat|raw\s+(?:error|5xx|failure)\w*",
+              r"thermal|heat|raw\s+(?:error|5xx|failure)\w*|"
+              # "burn rate alerts are for availability SLOs only, they don't apply to latency".
+              r"(?:for\s+)?availability\s+(?:slos?\s+)?only|only\s+(?:for\s+)?availability|"
+              r"(?:don't|do not|doesn't|does not) apply to latency",
               r"error[- ]budget|budget of errors|slo|reliability|allow\w*|multiples?|relative|"
               r"expected|sustainable"),
     TermSense(r"error[- ]budgets?",
@@ -120,7 +123,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"matrix|kernel|threads?|cores? per request"),
     TermSense(r"bake(?:\s+(?:window|period|time))?|soak(?:\s+(?:window|period|time))?|"
               r"stabili[sz]ation\s+(?:window|period|time)",
-              r"before (?:the |any |we )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
+              r"before (?:the |any |we |you )?(?:traffic|shift\w*|send\w*|rout\w*|mov\w*)|"
+              r"staging|"
               r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up|"
               r"train\w*|fine-?tun\w*|propagat\w*|push\w* (?:the )?(?:new )?(?:config|weights)|"
               r"sidecars?|(?:istio|the mesh|kubernetes|k8s|argo) (?:needs|takes)|warm(?:s|ing)|"

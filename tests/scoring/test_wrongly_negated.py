@@ -131,3 +131,32 @@ def test_a_term_defined_in_a_sense_it_does_not_have_is_a_wrong_definition(wrong:
                                                                          right: str) -> None:
     assert wrong_definitions(wrong, lambda _: 0)
     assert wrong_definitions(right, lambda _: 0) == []
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("tiktok-20ms-budget", "batching-tradeoff",
+     "For batching I'd go big, because larger batches clear the queue faster so each request "
+     "actually waits less.",
+     "Larger batches raise throughput but each request waits longer, so p99 goes up."),
+    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
+     "Latency-wise bigger batches mean more work per call, sure, but throughput goes way up so "
+     "per-request it evens out.",
+     "Bigger batches mean more work per call, so throughput goes up but each request waits "
+     "longer and p99 rises."),
+])
+def test_a_batch_effect_turned_round_is_contradicted(slug: str, key: str, wrong: str,
+                                                     right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("wrong", "right"), [
+    ("Burn rate alerts are for availability SLOs only, they don't apply to latency.",
+     "Burn rate alerts measure how fast the error budget is spent, for latency SLOs too."),
+    ("The bake-off is meant to happen before you shift any traffic: you run the new model for "
+     "10 minutes on a staging box.",
+     "The bake is the 10 minutes you hold after each traffic shift and watch the canary."),
+])
+def test_more_terms_defined_wrongly(wrong: str, right: str) -> None:
+    assert wrong_definitions(wrong, lambda _: 0)
+    assert wrong_definitions(right, lambda _: 0) == []
