@@ -73,8 +73,17 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec,
         sentences -= restated
     hit = bool(spans)
     verdict = _verdict(criterion, "made" if hit else "missed", 1.0 if hit else 0.0,
-                       _dedupe(spans) if hit else [])
+                       _where_committed(doc, _dedupe(spans)) if hit else [])
     return verdict, sentences
+
+
+def _where_committed(doc: Document, spans: list[Span]) -> list[Span]:
+    """The evidence of a committed pitfall: the sentence that commits it most plainly (the
+    most found in it, the first on a tie), not every sentence that touches it."""
+    by_sentence: dict[int, list[Span]] = {}
+    for span in spans:
+        by_sentence.setdefault(_sentence_of(doc, span.start), []).append(span)
+    return max((by_sentence[sentence] for sentence in sorted(by_sentence)), key=len)
 
 
 # The mistake named to criticise it, as a reviewer does ("What bothers me is that the only

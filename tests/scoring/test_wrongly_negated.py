@@ -160,3 +160,14 @@ def test_a_batch_effect_turned_round_is_contradicted(slug: str, key: str, wrong:
 def test_more_terms_defined_wrongly(wrong: str, right: str) -> None:
     assert wrong_definitions(wrong, lambda _: 0)
     assert wrong_definitions(right, lambda _: 0) == []
+
+
+def test_a_pitfall_committed_twice_is_shown_where_it_is_said_most_plainly() -> None:
+    answer = ("Ad ranking is real time, so I'd just go with 10ms average. Ad ranking is real "
+              "time, so a 10ms mean feels right, most public numbers are in that range.")
+    outcome = RubricEngine().score(bank_question("ad-ranking-latency-target"), answer)
+    pitfall = next(v for v in outcome.criteria if v.key == "average-target")
+    assert pitfall.verdict == "made"
+    first_sentence_end = answer.index(".") + 1
+    assert pitfall.evidence
+    assert all(span.end <= first_sentence_end for span in pitfall.evidence)
