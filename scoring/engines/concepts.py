@@ -23,6 +23,7 @@ from scoring.engines.evidence import (
     collect_evidence,
     evidence_credit,
     make_pattern,
+    match_pattern,
     shared_words,
 )
 from scoring.engines.senses import WrongClaim
@@ -65,6 +66,48 @@ def restated_sentences(doc: Document, prompt: str, scenario: str = "") -> frozen
     return frozenset(restated)
 
 
+@lru_cache(maxsize=1024)
+def _longer_siblings(criterion: CriterionSpec, criteria: tuple[CriterionSpec, ...]
+                     ) -> dict[str, tuple[Pattern, ...]]:
+    """Per phrase of the criterion, the other criteria's phrases that say all of its words and
+    more ("per-stage" of a budget point, "per-stage tracing" of a measurement point): worked
+    out once per question."""
+    others = [make_pattern(phrase) for other in criteria
+              if other.key != criterion.key and other.kind != "pitfall"
+              for phrase in other.phrases if phrase.strip()]
+    longer: dict[str, tuple[Pattern, ...]] = {}
+    for phrase in criterion.phrases:
+        own = set(make_pattern(phrase).keys)
+        found = tuple(o for o in others if own and not o.negative and own < set(o.keys))
+        if found:
+            longer[phrase] = found
+    return longer
+
+
+def _without_longer_siblings(doc: Document, evidence: Evidence,
+                             longer: dict[str, tuple[Pattern, ...]]) -> Evidence:
+    """The evidence without phrases said only as part of another criterion's longer phrase:
+    "per-stage tracing" is the measurement point, not a per-stage budget."""
+    if not longer:
+        return evidence
+    kept: list[tuple[Pattern, Match]] = []
+    for pattern, match in evidence.hits:
+        claimed = False
+        for sibling in longer.get(pattern.source, ()):
+            said, _ = match_pattern(doc, sibling)
+            if said.score >= 0.999 and said.sentence == match.sentence and all(
+                    any(s.start < o.end and o.start < s.end for o in said.spans)
+                    for s in match.spans):
+                claimed = True
+                break
+        if not claimed:
+            kept.append((pattern, match))
+    if len(kept) == len(evidence.hits):
+        return evidence
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose)
+
+
 def judge_concept(doc: Document, criterion: CriterionSpec,
                   tainted: frozenset[int] = frozenset(),
                   alternatives: tuple[str, ...] = (),
@@ -72,6 +115,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
                   echoes: frozenset[str] = frozenset()) -> CriterionVerdict:
     shared = shared_words(criteria).get(criterion.key) if criteria else None
     evidence = collect_evidence(doc, criterion, tainted, shared, echoes)
+    if criteria:
+        evidence = _without_longer_siblings(doc, evidence, _longer_siblings(criterion, criteria))
     if _about_breakdown(criterion):
         evidence = _with_breakdown(doc, evidence, tainted)
     misattributed: list[Span] = []

@@ -171,3 +171,15 @@ def test_a_pitfall_committed_twice_is_shown_where_it_is_said_most_plainly() -> N
     first_sentence_end = answer.index(".") + 1
     assert pitfall.evidence
     assert all(span.end <= first_sentence_end for span in pitfall.evidence)
+
+
+@pytest.mark.parametrize(("answer", "credited"), [
+    # "per-stage tracing" is the measurement point's phrase: its "per-stage" is no budget.
+    ("I'd target 15ms p99. Prove it with load tests and per-stage tracing.", False),
+    ("I'd target 15ms p99 and defend it with a per-stage budget, each stage with an owner.",
+     True),
+])
+def test_a_phrase_said_inside_another_points_longer_phrase_belongs_to_that_point(
+        answer: str, credited: bool) -> None:
+    said = verdict("ad-ranking-latency-target", "stage-budget", answer)
+    assert (said in {"made", "partly"}) is credited
