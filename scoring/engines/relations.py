@@ -363,6 +363,16 @@ _TURNED_FACTS = (
                r"\b(?:compil\w+\s+more|more\s+compil\w+)|\b(?:rising|higher|increasing)\s+hit\s+"
                r"(?:rate|ratio)\s+(?:is|means)\s+(?:the\s+)?(?:warning|bad|trouble|a\s+problem)",
                re.IGNORECASE),
+    # "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles": a TensorRT
+    # engine is built for fixed optimization profiles; eager TorchServe takes any shape.
+    re.compile(r"\b(?:dynamic|variable|arbitrary)\s+(?:input\s+)?shapes?\s+(?:are|is)\s+"
+               r"(?:tensorrt|trt)(?:'s|\u2019s)\s+(?:strong\s+suit|strength|forte|advantage)|"
+               r"\btorchserve\s+(?:needs|requires)\s+(?:fixed|static)\s+(?:input\s+)?"
+               r"(?:shapes|profiles)", re.IGNORECASE),
+    # "tags like model-latest so the manifest never has to change; Argo CD just pulls whatever
+    # latest points to": a mutable tag hides which version runs and defeats a Git revert.
+    re.compile(r"\bmanifests?\s+never\s+(?:has|have|needs?)\s+to\s+change|\bpulls?\s+"
+               r"whatever\s+(?:the\s+)?(?:latest|tag)\s+(?:tag\s+)?points\s+to", re.IGNORECASE),
     # "bigger batches mean more work per call, but throughput goes up so per-request it evens
     # out": a batch's wait and longer run are paid by every request in it.
     re.compile(r"\b(?:bigger|larger|more)\s+batch(?:es|ing)?\b[^.;]{0,80}?\b(?:evens?|cancels?|"

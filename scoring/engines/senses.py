@@ -89,7 +89,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"traffic|requests)|portion|share"),
     TermSense(r"(?:memory\s+)?fragmentation",
               r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model|nvlink|"
-              r"corrupt\w*|on disk|"
+              r"corrupt\w*|on disk|cpu heap|host memory|"
+              r"(?:doesn't|does not|don't|do not|can't) (?:apply|happen) (?:to|on) (?:the )?gpu|"
               r"(?:split|sharded|spread) (?:across|over|onto|between) (?:several |multiple |"
               r"many |two |three |four |\d+ )?(?:gpus|cards|devices)|tensor parallel\w*",
               r"contiguous|split(?! (?:across|over|onto|between) (?:several |multiple |many |"

@@ -183,3 +183,25 @@ def test_a_phrase_said_inside_another_points_longer_phrase_belongs_to_that_point
         answer: str, credited: bool) -> None:
     said = verdict("ad-ranking-latency-target", "stage-budget", answer)
     assert (said in {"made", "partly"}) is credited
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("shopify-torchserve-200k-rpm", "gpu-fragmentation",
+     "On GPUs with TensorRT, memory fragmentation is a CPU heap thing and doesn't apply to GPU "
+     "memory.",
+     "On GPUs, memory fragmentation is free memory broken into small blocks the allocator "
+     "can't use, which TensorRT avoids by allocating up front."),
+    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+     "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles.",
+     "TorchServe takes dynamic shapes and Python preprocessing freely, while TensorRT needs "
+     "fixed optimization profiles."),
+    ("airbnb-argo-cd-versioning", "gitops-promotion",
+     "For versioning I'd use tags like model-latest per environment so the manifest never has "
+     "to change; Argo CD just pulls whatever latest points to.",
+     "For versioning I'd pin an immutable tag in the manifest and promote by editing it in "
+     "Git; Argo CD syncs the change."),
+])
+def test_more_facts_turned_round_are_contradicted(slug: str, key: str, wrong: str,
+                                                  right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
