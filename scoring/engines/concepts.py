@@ -321,23 +321,23 @@ _REPORTED_RE = re.compile(
     r"(?:will\s+|would\s+|often\s+|usually\s+|always\s+|might\s+)?(?:say|tell\s+you|suggest|"
     r"recommend|argue|insist|claim)\b|\s*you'll\s+hear\b|\s*the\s+textbook\s+(?:answer|move)\b",
     re.IGNORECASE)
-_OWN_VOICE_RE = re.compile(
-    r";|\b(?:but|however)\b|\b(?:and|so)\s+(?:i|we)\b|\b(?:they're|they\s+are)\s+right\b|"
-    r"\b(?:i|we)\s+(?:agree|concur)\b", re.IGNORECASE)
+# The candidate's own voice in the sentence: the others' advice is then taken up or turned down
+# ("..., and they're right", "- I'd rather not ship without it either", "but I'd skip it"),
+# which the other rules read.
+_OWN_VOICE_RE = re.compile(r"\b(?:i|i'd|i'm|i'll|i've|we|we'd|we'll|my|our|me|us)\b|"
+                           r"\b(?:they're|they\s+are)\s+right\b", re.IGNORECASE)
 
 
 def _without_reported(doc: Document, evidence: Evidence) -> Evidence:
-    """The evidence without phrases said only as others' advice, which the candidate neither
-    takes up nor turns down in that sentence: reporting a point is not making it."""
+    """The evidence without phrases said only as others' advice, in a sentence where the
+    candidate neither takes it up nor turns it down: reporting a point is not making it."""
     kept: list[tuple[Pattern, Match]] = []
     for pattern, match in evidence.hits:
         if match.spans and 0 <= match.sentence < len(doc.sentences):
             sentence = doc.sentences[match.sentence]
-            if _REPORTED_RE.match(doc.text, sentence.start, sentence.end) and not \
-                    _OWN_VOICE_RE.search(doc.text, sentence.start, match.spans[0].start):
-                own = _OWN_VOICE_RE.search(doc.text, match.spans[-1].end, sentence.end)
-                if own is None or own.group(0).lower().startswith(("but", "however", ";")):
-                    continue
+            reported = _REPORTED_RE.match(doc.text, sentence.start, sentence.end)
+            if reported and not _OWN_VOICE_RE.search(doc.text, reported.end(), sentence.end):
+                continue
         kept.append((pattern, match))
     if len(kept) == len(evidence.hits):
         return evidence
