@@ -449,7 +449,15 @@ def _mark_negation(text: str, tokens: list[Token]) -> None:
     if not _DISMISSALS_BY_FIRST:
         _DISMISSALS_BY_FIRST.update(_dismissals_by_first_word())
     text = _without_asides(text)
+    kept_by: set[int] = set()  # drop verbs a negator before them takes back
     for i, token in enumerate(tokens):
+        if i in kept_by:
+            continue
+        if token.lower in _FORWARD_NEGATORS and (kept := _negated_drop(tokens, i)) is not None:
+            # "I'd never skip the bake window", "we don't drop the shadow step": the two
+            # negations cancel, and the point is kept.
+            kept_by.add(kept)
+            continue
         if (token.lower in _FORWARD_NEGATORS and not _limiting(tokens, i)) or _dismissing_verb(
                 tokens, i):
             _negate_forward(text, tokens, i)
@@ -702,6 +710,25 @@ def _dismissing_verb(tokens: list[Token], index: int) -> bool:
 _SOMETHING_ELSE = frozenset(["from", "like", "off", "out", "on", "in", "of", "at", "by", "else",
                              "made", "read", "quoted", "copied", "published"])
 _AMOUNT_AFTER_DROP = frozenset(["to", "down", "from", "by", "below", "under", "back"])
+
+
+_DROP_FORMS = _DROP_VERBS | frozenset(["skipping", "skipped", "dropping", "dropped", "ignore",
+                                       "ignoring", "ignored"])
+_BETWEEN_NEGATOR_AND_DROP = frozenset(["ever", "really", "actually", "just", "be", "want",
+                                       "to", "even"])
+
+
+def _negated_drop(tokens: list[Token], index: int) -> int | None:
+    """The drop verb a negator governs ("never skip", "don't ever drop", "wouldn't want to
+    skip"), within a few helper words, in the same sentence; None when there is none."""
+    for j in range(index + 1, min(len(tokens), index + 4)):
+        if tokens[j].sentence != tokens[index].sentence:
+            return None
+        if tokens[j].lower in _DROP_FORMS:
+            return j
+        if tokens[j].lower not in _BETWEEN_NEGATOR_AND_DROP:
+            return None
+    return None
 
 
 # "so we don't pay the 200us on every request": a cost avoided, not waved away ("I wouldn't

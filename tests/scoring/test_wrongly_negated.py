@@ -205,3 +205,27 @@ def test_more_facts_turned_round_are_contradicted(slug: str, key: str, wrong: st
                                                   right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "key", "committed", "avoided"), [
+    ("canary-and-versioning-design", "no-bake",
+     "I'd skip the bake; if the new version is broken you see it in the first minute.",
+     "I'd never skip the bake: 10-15 minutes after each weight change before judging."),
+    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
+     "Yes, I think it covers it. A leak keeps growing until some window shows 2%.",
+     "No: a 0.5% an hour leak never grows 2% in five minutes, so it slips past the rule."),
+])
+def test_a_pitfall_said_in_short_plain_words_is_committed(slug: str, key: str, committed: str,
+                                                          avoided: str) -> None:
+    assert verdict(slug, key, committed) == "made"
+    assert verdict(slug, key, avoided) != "made"
+
+
+@pytest.mark.parametrize("kept", [
+    "I'd never skip the bake window: 10-15 minutes after each weight change before judging.",
+    "We don't ever skip the bake window after a weight change.",
+])
+def test_a_negated_drop_keeps_the_point(kept: str) -> None:
+    # Two negations cancel: the bake is kept, so neither the pitfall nor a dismissal.
+    assert verdict("canary-and-versioning-design", "no-bake", kept) != "made"
+    assert verdict("canary-and-versioning-design", "bake-window", kept) in {"made", "partly"}
