@@ -89,8 +89,9 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.7"  # 2.7: rules from held-out-12; 2.6: turned tool facts, written ramps and
-    # windows; 2.5: glosses, condemned mistakes; 2.4: concessions, hedged definitions
+    version = "2.8"  # 2.8: rules from held-out-13 and -14, numbers named earlier in the
+    # sentence, one sentence of pitfall evidence; 2.7: rules from held-out-12; 2.6: turned tool
+    # facts, written ramps and windows; 2.5: glosses, condemned mistakes; 2.4: concessions
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")

@@ -1,5 +1,20 @@
-"""A point stated plainly is not read as waved away because a dismissal's words sit near it;
-the same words that do wave a point away still do (issue 9)."""
+"""Issue 9, eleventh round (engine 2.8): what an answer says, read for what it means.
+
+- "not something from the datasheet" rejects what follows; "drop to FP16" lowers a level.
+- Dismissals: "is noise", "shouldn't be an issue", "are edge cases", "is normal churn", "mostly
+  slows you down", "leave as is"; a negated drop keeps the point ("I'd never skip the bake").
+- What a tool has is what it does ("TorchServe's compile step", "TensorRT's management API");
+  a recommendation with the tools' places swapped; facts turned round (batches that "even out"
+  or make each request "wait less", dynamic shapes as TensorRT's strength, a manifest that
+  "never has to change").
+- Terms defined in a sense they do not have: dynamic batching by free memory or the driver, a
+  Triton ensemble as copies, a sync window as the canary's minutes, queue depth as accuracy,
+  burn rate for availability only, a bake before any traffic, fragmentation as a CPU heap thing.
+- A point only reported as others' advice is not made; a phrase said inside another point's
+  longer phrase belongs to that point ("per-stage tracing" is no per-stage budget).
+- A committed pitfall's evidence is the sentence that commits it most plainly; short plain
+  pitfalls ("I'd skip the bake", "Yes, I think it covers it") are committed.
+"""
 
 from __future__ import annotations
 
