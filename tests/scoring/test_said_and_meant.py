@@ -1,4 +1,4 @@
-"""Issue 9, eleventh round (engine 2.8): what an answer says, read for what it means.
+"""Issue 9, the README's tenth round (engine 2.8): what an answer says, read for what it means.
 
 - "not something from the datasheet" rejects what follows; "drop to FP16" lowers a level.
 - Dismissals: "is noise", "shouldn't be an issue", "are edge cases", "is normal churn", "mostly
