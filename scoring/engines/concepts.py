@@ -95,7 +95,8 @@ def _without_longer_siblings(doc: Document, evidence: Evidence,
         claimed = False
         for sibling in longer.get(pattern.source, ()):
             said, _ = match_pattern(doc, sibling)
-            if said.score >= 0.999 and said.sentence == match.sentence and all(
+            if said.score >= 0.999 and said.sentence == match.sentence \
+                    and _side_by_side(doc, said, len(sibling.keys)) and all(
                     any(s.start < o.end and o.start < s.end for o in said.spans)
                     for s in match.spans):
                 claimed = True
@@ -106,6 +107,13 @@ def _without_longer_siblings(doc: Document, evidence: Evidence,
         return evidence
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose)
+
+
+def _side_by_side(doc: Document, match: Match, words: int) -> bool:
+    """The match's words said as one phrase, at most one word apart ("per-stage tracing", not
+    "a per-stage split, load tests and tracing")."""
+    positions = sorted(doc.token_index[s.start] for s in match.spans if s.start in doc.token_index)
+    return bool(positions) and positions[-1] - positions[0] <= words
 
 
 def judge_concept(doc: Document, criterion: CriterionSpec,

@@ -244,3 +244,10 @@ def test_a_negated_drop_keeps_the_point(kept: str) -> None:
     # Two negations cancel: the bake is kept, so neither the pitfall nor a dismissal.
     assert verdict("canary-and-versioning-design", "no-bake", kept) != "made"
     assert verdict("canary-and-versioning-design", "bake-window", kept) in {"made", "partly"}
+
+
+def test_a_longer_phrase_claims_its_words_only_when_said_as_one_phrase() -> None:
+    # "per-stage split, load tests and tracing" has every word of "per-stage tracing", apart.
+    said = verdict("ad-ranking-latency-target", "stage-budget",
+                   "Target 15ms p99. Justify it with a per-stage split, load tests and tracing.")
+    assert said in {"made", "partly"}
