@@ -103,10 +103,32 @@ def _without_longer_siblings(doc: Document, evidence: Evidence,
                 break
         if not claimed:
             kept.append((pattern, match))
-    if len(kept) == len(evidence.hits):
+        elif (elsewhere := _said_elsewhere(doc, pattern, match)) is not None:
+            # "... a Triton ensemble. My pick: TensorRT behind Triton": said again, in its own
+            # right, in another sentence.
+            kept.append((pattern, elsewhere))
+    if len(kept) == len(evidence.hits) and all(a is b for a, b in zip(kept, evidence.hits,
+                                                                      strict=True)):
         return evidence
     agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
     return Evidence(kept, agree, evidence.oppose)
+
+
+def _said_elsewhere(doc: Document, pattern: Pattern, match: Match) -> Match | None:
+    """The phrase's words, all of them, in another sentence than the one a longer phrase
+    claimed (not negated there); None when no other sentence says them."""
+    wanted = set(pattern.keys)
+    if not wanted or pattern.numbers:
+        return None
+    found: dict[int, list[Span]] = {}
+    for token in doc.tokens:
+        if token.sentence != match.sentence and token.key in wanted and not token.negated:
+            found.setdefault(token.sentence, []).append(Span(token.start, token.end))
+    for sentence in sorted(found):
+        spans = found[sentence]
+        if len({doc.tokens[doc.token_index[s.start]].key for s in spans}) == len(wanted):
+            return Match(match.score, spans, sentence)
+    return None
 
 
 def _side_by_side(doc: Document, match: Match, words: int) -> bool:

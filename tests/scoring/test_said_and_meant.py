@@ -13,7 +13,7 @@
 - A point only reported as others' advice is not made; a phrase said inside another point's
   longer phrase belongs to that point ("per-stage tracing" is no per-stage budget).
 - A committed pitfall's evidence is the sentence that commits it most plainly; short plain
-  pitfalls ("I'd skip the bake", "Yes, I think it covers it") are committed.
+  pitfalls ("I'd skip the bake") are committed.
 """
 
 from __future__ import annotations
@@ -226,9 +226,6 @@ def test_more_facts_turned_round_are_contradicted(slug: str, key: str, wrong: st
     ("canary-and-versioning-design", "no-bake",
      "I'd skip the bake; if the new version is broken you see it in the first minute.",
      "I'd never skip the bake: 10-15 minutes after each weight change before judging."),
-    ("zoom-gpu-memory-leak-alert", "rule-catches-leaks",
-     "Yes, I think it covers it. A leak keeps growing until some window shows 2%.",
-     "No: a 0.5% an hour leak never grows 2% in five minutes, so it slips past the rule."),
 ])
 def test_a_pitfall_said_in_short_plain_words_is_committed(slug: str, key: str, committed: str,
                                                           avoided: str) -> None:
@@ -251,3 +248,11 @@ def test_a_longer_phrase_claims_its_words_only_when_said_as_one_phrase() -> None
     said = verdict("ad-ranking-latency-target", "stage-budget",
                    "Target 15ms p99. Justify it with a per-stage split, load tests and tracing.")
     assert said in {"made", "partly"}
+
+
+def test_a_phrase_claimed_by_a_longer_one_still_counts_where_it_is_said_again() -> None:
+    answer = ("With TensorRT you'd push preprocessing to a separate service or a Triton "
+              "ensemble. My pick for Stripe: TensorRT behind Triton, since the payment path is "
+              "latency-critical.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "recommendation", answer) in {
+        "made", "partly"}
