@@ -363,6 +363,11 @@ _TURNED_FACTS = (
                r"\b(?:compil\w+\s+more|more\s+compil\w+)|\b(?:rising|higher|increasing)\s+hit\s+"
                r"(?:rate|ratio)\s+(?:is|means)\s+(?:the\s+)?(?:warning|bad|trouble|a\s+problem)",
                re.IGNORECASE),
+    # "the slow burn over an hour pages and the fast burn over six hours opens a ticket": the
+    # fast burn (short window) pages, the slow burn (long window) tickets.
+    re.compile(r"\bslow[- ]burn\b(?:(?!\b(?:fast|and|while|whereas)\b)[^.;,]){0,30}?\b(?:pages|"
+               r"paging|wakes)\b|\bfast[- ]burn\b(?:(?!\b(?:slow|and|while|whereas)\b)[^.;,])"
+               r"{0,30}?\b(?:tickets?|opens?\s+a\s+ticket)\b", re.IGNORECASE),
     # "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles": a TensorRT
     # engine is built for fixed optimization profiles; eager TorchServe takes any shape.
     re.compile(r"\b(?:dynamic|variable|arbitrary)\s+(?:input\s+)?shapes?\s+(?:are|is)\s+"
@@ -445,7 +450,10 @@ _TOOL_OWNERS = {"tensorrt": "tensorrt", "trt": "tensorrt", "torchserve": "torchs
                 "triton": "triton"}
 _ATTRIBUTES = (
     ("tensorrt", re.compile(r"\b(?:fixed\s+)?optimi[sz]ation\s+profiles?\b|"
-                            r"\bfixed\s+(?:input\s+)?shapes\b", re.IGNORECASE)),
+                            r"\bfixed\s+(?:input\s+)?shapes\b|"
+                            # "TorchServe wants inputs padded to one fixed length".
+                            r"\bpadded\s+to\s+(?:one|a|the\s+same)\s+(?:fixed\s+)?(?:length|"
+                            r"size|shape)\b", re.IGNORECASE)),
     ("tensorrt", re.compile(r"\b(?:(?:engine|model)\s+)?rebuil(?:d|ds|t|ding)\b|"
                             r"\b(?:45|forty-five)[- ]minute\s+(?:re)?build", re.IGNORECASE)),
     # A serialized engine built per GPU, tuned and fused at build time: TensorRT's.
@@ -458,13 +466,16 @@ _ATTRIBUTES = (
                               re.IGNORECASE)),
     ("torchserve", re.compile(r"\bpython\s+(?:handlers?|preprocessing)\b|"
                               r"\b(?:dynamic|variable|arbitrary)(?:[- ]length)?\s+(?:input\s+)?"
-                              r"shapes\b|\bmanagement\s+api\b", re.IGNORECASE)),
+                              r"shapes\b|\bmanagement\s+api\b|"
+                              # "TensorRT copes with variable sequence lengths".
+                              r"\b(?:variable|dynamic|arbitrary)\s+(?:input\s+|sequence\s+)?"
+                              r"lengths\b", re.IGNORECASE)),
 )
 # Between the tool and what is said of it: a verb of having, doing or needing.
 _POSSESSIVE_RE = re.compile(r"^['’]s\s+(?:own\s+|built-?in\s+)?$")
 _ITS_RE = re.compile(r"^(?:\s+(?:too|also|here|again))?\s*[:,]?\s*its\s+(?:own\s+|built-?in\s+)?$",
                      re.IGNORECASE)
-_HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|"
+_HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|offers?|wants?|"
                      r"comes?\s+with|provides?|runs?|needs?|requires?|must|has\s+to|have\s+to|"
                      r"takes?|accepts?|deals?\s+with|copes?\s+with|is\s+(?:a|the)|thing|"
                      r"you\s+(?:can\s+)?(?:drop|write|use|register|declare|set|put)|keeps?|"

@@ -170,7 +170,8 @@ _BACKWARD_DISMISSALS = (
     # "the kernel launch thing ... is noise compared to the model", "so power shouldn't be an
     # issue", "cold starts and compile time are edge cases", "five restarts an hour is normal
     # churn", "the 1ms gate I'd leave as is".
-    ("is", "noise"), ("are", "noise"), ("shouldn't", "be", "an", "issue"),
+    ("is", "noise"), ("are", "noise"), ("that's", "noise"), ("it's", "noise"),
+    ("shouldn't", "be", "an", "issue"),
     ("won't", "be", "an", "issue"), ("shouldn't", "be", "a", "problem"),
     ("won't", "be", "a", "problem"), ("shouldn't", "be", "a", "concern"),
     ("are", "edge", "cases"), ("is", "an", "edge", "case"), ("is", "normal", "churn"),
@@ -602,6 +603,8 @@ _CONCESSION_RE = re.compile(
     r"ceremony|theatre|theater|box-ticking)|"
     # "but that's nothing worth worrying about", "but that's a CI problem, not a serving one".
     r"(?:that|it|this)(?:'s| is) nothing\b|nothing (?:worth|to (?:worry|lose sleep))|"
+    # "..., but that's noise next to model latency".
+    r"(?:that|it|this)(?:'s| is) noise\b|"
     r"(?:that|it|this)(?:'s| is) (?:a|an) (?:ci|ops|process|tooling|pipeline|build|later|"
     r"solved|someone else's|different team's) (?:problem|concern|issue|question)|"
     r"(?:that|it|this)(?:'s| is) (?:a )?luxury|"

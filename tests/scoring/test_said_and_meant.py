@@ -256,3 +256,26 @@ def test_a_phrase_claimed_by_a_longer_one_still_counts_where_it_is_said_again() 
               "latency-critical.")
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "recommendation", answer) in {
         "made", "partly"}
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+     "Shapes are the other axis: TensorRT copes with variable sequence lengths out of the box, "
+     "whereas TorchServe wants inputs padded to one fixed length.",
+     "Shapes are the other axis: TorchServe copes with variable sequence lengths out of the "
+     "box, whereas TensorRT wants inputs padded to one fixed length per profile."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "For paging I'd use error-budget burn rate, where the slow burn over an hour pages and the "
+     "fast burn over six hours opens a ticket.",
+     "For paging I'd use error-budget burn rate, where the fast burn over an hour pages and the "
+     "slow burn over six hours opens a ticket."),
+    ("canary-and-versioning-design", "control-costs",
+     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
+     "GitOps sync lag, but that's noise next to model latency.",
+     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
+     "GitOps sync lag, and I'd budget for both: flags cached in memory, a known sync lag."),
+])
+def test_turned_round_or_waved_off_as_noise_is_contradicted(slug: str, key: str, wrong: str,
+                                                           right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
