@@ -39,6 +39,8 @@ _DOUBT_RE = re.compile(
     r"\b(?:question|doubt|suspicious|suspect|sceptic\w*|skeptic\w*|verify|validate|re-?check|"
     r"sanity|assum\w*|too (?:good|high|low|optimistic)|optimistic|inconsistent|off|missing|"
     r"forgot|forgets|excludes?|ignores?|before headroom|without headroom|before the headroom|"
+    # "I'd correct that line ..., note that 1,250 is the bare requirement".
+    r"(?:no|zero) headroom|bare|correct (?:that|the|this|it)|fix (?:that|the|this|it)|"
     r"need(?:s)? more|short|under-?provision\w*|check\w* (?:the |their )?(?:workload|mix|"
     r"assumptions?|numbers?)|before (?:planning|relying|building))\b", re.IGNORECASE)
 

@@ -279,3 +279,14 @@ def test_turned_round_or_waved_off_as_noise_is_contradicted(slug: str, key: str,
                                                            right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+@pytest.mark.parametrize(("answer", "committed"), [
+    ("It's wrong, 50k / 40 is 1,250 with no headroom at all. With the 20% they claim, it's "
+     "1,500 A100s. I'd correct that line before it goes to procurement, note that 1,250 is the "
+     "bare requirement, and otherwise leave it as is.", False),
+    ("1,250 GPUs looks right to me, I'd send it to procurement.", True),
+])
+def test_a_corrected_count_sent_on_is_not_signed_off(answer: str, committed: bool) -> None:
+    said = verdict("azure-capacity-spreadsheet-review", "accepts-1250", answer)
+    assert (said == "made") is committed
