@@ -37,6 +37,7 @@ def judge_pitfall(doc: Document, criterion: CriterionSpec,
                 and _close_together(doc, pattern, agree.spans) \
                 and not _comparative_of_cadence(doc, agree.spans) \
                 and _rejection_said(doc, pattern, agree.sentence) \
+                and not _not_only(doc, pattern, agree.spans) \
                 and not any(said_against(doc, span) for span in agree.spans):
             sentences.add(agree.sentence)
             spans.extend(agree.spans)
@@ -258,6 +259,23 @@ def _close_together(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
 
 _CLAUSE_BREAK_RE = re.compile(r"[;:()]|\b(?:because|but|since|while|whereas|although)\b",
                               re.IGNORECASE)
+
+
+_NOT_BEFORE_ONLY_RE = re.compile(r"\b(?:not|n't)\s+(?:just\s+|only\s+)?$", re.IGNORECASE)
+
+
+def _not_only(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
+    """A mistake of "only X" said as "not only X" / "not just X": the answer says the opposite
+    ("let those trigger the rollback too, not only 5xx")."""
+    if not re.search(r"\b(?:only|just)\b", pattern.source, re.IGNORECASE):
+        return False
+    for span in spans:
+        said = doc.text[span.start : span.end]
+        at = span.start + (said.lower().find("only") if "only" in said.lower() else 0)
+        if _NOT_BEFORE_ONLY_RE.search(doc.text, max(0, at - 12), at) or \
+                _NOT_BEFORE_ONLY_RE.search(doc.text, max(0, span.start - 12), span.start):
+            return True
+    return False
 
 
 def _rejection_said(doc: Document, pattern: Pattern, sentence: int) -> bool:

@@ -290,3 +290,13 @@ def test_turned_round_or_waved_off_as_noise_is_contradicted(slug: str, key: str,
 def test_a_corrected_count_sent_on_is_not_signed_off(answer: str, committed: bool) -> None:
     said = verdict("azure-capacity-spreadsheet-review", "accepts-1250", answer)
     assert (said == "made") is committed
+
+
+@pytest.mark.parametrize(("answer", "committed"), [
+    ("I'd add relevance guardrails and let those trigger the Spinnaker rollback too, not only "
+     "5xx.", False),
+    ("I'd gate the rollback on only errors.", True),
+])
+def test_not_only_is_the_opposite_of_an_only_mistake(answer: str, committed: bool) -> None:
+    said = verdict("instacart-canary-playbook", "errors-only", answer)
+    assert (said == "made") is committed
