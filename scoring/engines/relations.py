@@ -186,10 +186,11 @@ _EFFECT_AFTER_RE = re.compile(
     r"\b(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|delay\w*)\s+(?:\w+\s+){0,2}?"
     r"(?P<dir>drops?|dropping|falls?|falling|goes\s+down|go\s+down|comes?\s+down|"
     r"come\s+down|decreases?|shrinks?|improves?|gets?\s+(?:better|lower|shorter)|rises?|"
-    r"goes\s+up|grows?|increases?|less)\b",
+    r"goes\s+up|grows?|increases?|less|down)\b",
     re.IGNORECASE)
+# "bring the p99 down" too.
 _FALLS = ("fall", "goes down", "go down", "come down", "comes down", "gets better",
-          "get better", "gets lower", "get lower", "gets shorter", "get shorter", "less")
+          "get better", "gets lower", "get lower", "gets shorter", "get shorter", "less", "down")
 _CLAUSE_END_RE = re.compile(r"[.;!?\n]|\b(?:but|however|whereas|while|although)\b",
                             re.IGNORECASE)
 
@@ -458,6 +459,10 @@ _ATTRIBUTES = (
                             r"\b(?:45|forty-five)[- ]minute\s+(?:re)?build", re.IGNORECASE)),
     # A serialized engine built per GPU, tuned and fused at build time: TensorRT's.
     ("tensorrt", re.compile(r"\bbuilds?\s+(?:an?\s+|the\s+)?engines?\b|\bengines?\s+per\s+gpu\b|"
+                            # "TorchServe takes the model and compiles it ahead of time into a
+                            # fused, FP16 engine".
+                            r"\bcompiles?\s+(?:it|them|the\s+(?:model|graph))\s+ahead\s+of\s+time\b|"
+                            r"\bfused,?\s+(?:fp16|int8)\s+engines?\b|"
                             r"\bplan\s+files?\b|\bkernel\s+auto-?tun\w*|\bint8\s+calibration\b|"
                             r"\b(?:layer|kernel)\s+fusion\b|\bfuses?\s+(?:the\s+)?layers\b",
                             re.IGNORECASE)),

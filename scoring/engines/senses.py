@@ -101,7 +101,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"grows? with (?:the )?batch|scales? with (?:the )?batch|(?:each|every) "
               r"(?:extra|additional) item|its own kernels?|proportional to (?:the )?batch|"
               r"start-?up|once\b|cop(?:y|ying|ies) (?:the )?(?:model )?weights|load(?:ing)? "
-              r"(?:the )?(?:model|weights)|cold start|warm-?up|then it'?s gone|boot",
+              r"(?:the )?(?:model|weights|kernels)|cold[- ]start|warm-?up|then it'?s gone|boot|"
+              r"when (?:a|the) (?:pod|replica|container|server) starts",
               r"per (?:call|batch|request|inference|kernel|launch|step)|every (?:call|batch|"
               r"request|inference|kernel|launch|time)|each (?:call|batch|request|inference|"
               r"kernel|launch)|fixed|regardless|no matter|cpu|same (?:for|across) (?:the )?"
@@ -199,7 +200,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               # "the batch size adapts to the GPU memory that's free", "is picked automatically
               # by the GPU driver": batches form from requests that arrive within a wait.
               r"(?:gpu\s+)?memory (?:that's |that is |which is )?(?:free|available|left)|"
-              r"free (?:gpu )?memory|(?:gpu|cuda|nvidia) driver",
+              r"free (?:gpu )?memory|(?:gpu|cuda|nvidia) driver|"
+              # "meaning the server swaps to a smaller model variant when load spikes".
+              r"smaller (?:model|variant)|model variant|swaps? (?:to|in) (?:a |the )?(?:smaller|"
+              r"lighter|cheaper)",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
               r"batch size (?:(?:is |gets )?(?:capped|grows|varies|depends on (?:the )?(?:traffic|"
@@ -436,6 +440,9 @@ _DEFINITION_RES = tuple(
                        rf"(?:(?:is|are)\s+(?:also\s+|really\s+)?(?:important|key|critical|"
                        rf"crucial)\s*(?=[-—,(]))?"
                        rf"(?:for\s+me\s+|here\s+|to\s+me\s+)?"
+                       # "The 2ms kernel launch overhead they mentioned is really ...".
+                       rf"(?:(?:they|you|we|people|the\s+\w+)\s+(?:mentioned|quoted|cited|"
+                       rf"described|flagged|measured)\s+)?"
                        rf"(?:,[^,.;:!?\n]{{1,30}},\s*)?"  # "the window, as I understand it, is"
                        rf"{_DEFINES}(?P<body>(?:[^.;!?\n()—]|\.(?=\w)){{0,140}})", re.IGNORECASE))
     for sense in TERM_SENSES)

@@ -300,3 +300,31 @@ def test_a_corrected_count_sent_on_is_not_signed_off(answer: str, committed: boo
 def test_not_only_is_the_opposite_of_an_only_mistake(answer: str, committed: bool) -> None:
     said = verdict("instacart-canary-playbook", "errors-only", answer)
     assert (said == "made") is committed
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("tiktok-20ms-budget", "launch-overhead",
+     "The 2ms kernel launch overhead they mentioned is really the cost of loading the kernels "
+     "and weights onto the GPU when a pod starts, so it's a cold-start issue.",
+     "The 2ms kernel launch overhead they mentioned is a fixed cost per call, whatever the "
+     "batch."),
+    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
+     "A batch of 32 takes about the same wall time as a batch of 8, so bigger batches actually "
+     "bring the p99 down per request.",
+     "Bigger batches raise throughput but push the p99 up, since each request waits for the "
+     "batch to fill."),
+    ("pinterest-batch-size-tradeoff", "batch-wait",
+     "I'd use dynamic batching, meaning the server swaps to a smaller model variant when load "
+     "spikes.",
+     "I'd use dynamic batching, meaning the server waits up to 2ms to group requests into one "
+     "batch."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage",
+     "TorchServe takes the PyTorch model and compiles it ahead of time into a fused, FP16 "
+     "engine, which is where its speed comes from.",
+     "TensorRT takes the PyTorch model and compiles it ahead of time into a fused, FP16 engine, "
+     "which is where its speed comes from."),
+])
+def test_held_out_15s_wrong_senses_are_contradicted(slug: str, key: str, wrong: str,
+                                                    right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
