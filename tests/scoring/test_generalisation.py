@@ -149,12 +149,14 @@ VALIDATION_12 = DATA / "validation-12-untouched.csv"
 VALIDATION_13 = DATA / "validation-13-untouched.csv"
 VALIDATION_14 = DATA / "validation-14-untouched.csv"
 VALIDATION_15 = DATA / "validation-15-untouched.csv"
+VALIDATION_16 = DATA / "validation-16-untouched.csv"
+VALIDATION_17 = DATA / "validation-17-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
     "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
     "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
-    "criteria-heldout-14")}
+    "criteria-heldout-14", "criteria-heldout-15", "criteria-heldout-16")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -252,6 +254,17 @@ def test_the_ninth_rounds_graded_sets_hold(bundled_bank) -> None:
 
 
 @pytest.mark.django_db
+def test_the_tenth_rounds_graded_sets_hold(bundled_bank) -> None:
+    # Never read. validation-16: 0.842 with engine 2.7 and 2.8 alike (one answer graded below 4
+    # rated 4); validation-17 (written mid-round, measured once at the end): 0.850 with both,
+    # three answers graded below 4 rated 4 with each (over issue 9's target of none).
+    for path, floor, ceiling in ((VALIDATION_16, 0.82, 1), (VALIDATION_17, 0.83, 3)):
+        report = graded_set(path, bundled_bank.slug)
+        assert report["spearman"] >= floor, (path.name, report["spearman"])
+        assert report["graded_below_4_rated_4"] <= ceiling, path.name
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("name", "floors"), [
     # Floors a little below the figures at the end of the second round of issue 9.
     ("criteria-dev-2", {"pitfall_recall": 0.95, "pitfall_precision": 0.9,
@@ -332,16 +345,33 @@ def test_the_ninth_rounds_graded_sets_hold(bundled_bank) -> None:
                              "evidence_precision": 0.95, "rating_qwk": 0.81,
                              "missed_credited_at_most": 0.09,
                              "dismissed_credited_at_most": 0.14}),
-    ("criteria-heldout-13", {"concept_macro_f1": 0.86, "pitfall_recall": 0.8,
-                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.85,
-                             "evidence_precision": 0.94, "rating_qwk": 0.82,
-                             "missed_credited_at_most": 0.2,
-                             "dismissed_credited_at_most": 0.25}),
-    ("criteria-heldout-14", {"concept_macro_f1": 0.86, "pitfall_recall": 0.8,
-                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.7,
-                             "evidence_precision": 0.92, "rating_qwk": 0.8,
-                             "missed_credited_at_most": 0.22,
-                             "dismissed_credited_at_most": 0.19}),
+    # Read in the tenth round (2.7 -> 2.8): held-out-13 0.876 -> 0.901 macro-F1, 19.0% -> 13.5%
+    # missed credited, 0.843 -> 0.896 kappa; held-out-14 0.878 -> 0.930, 21.2% -> 9.1%, 0.820 ->
+    # 0.904.
+    ("criteria-heldout-13", {"concept_macro_f1": 0.89, "pitfall_recall": 0.8,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.9,
+                             "evidence_precision": 0.94, "rating_qwk": 0.87,
+                             "missed_credited_at_most": 0.14,
+                             "dismissed_credited_at_most": 0.17}),
+    ("criteria-heldout-14", {"concept_macro_f1": 0.92, "pitfall_recall": 0.85,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.85,
+                             "evidence_precision": 0.93, "rating_qwk": 0.88,
+                             "missed_credited_at_most": 0.1,
+                             "dismissed_credited_at_most": 0.05}),
+    # The tenth round's held-out sets. held-out-15: measured once with 2.7 (0.905) and the first
+    # 2.8 (0.905), then read (final 2.8: 0.927 macro-F1, 8.7% missed credited, 0.910 kappa).
+    # held-out-16: measured once at the end, 2.7 and 2.8 alike (0.920, 11.9%, 10.5% dismissed
+    # credited, 0.874 -> 0.868 kappa).
+    ("criteria-heldout-15", {"concept_macro_f1": 0.91, "pitfall_recall": 0.85,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.8,
+                             "evidence_precision": 0.92, "rating_qwk": 0.89,
+                             "missed_credited_at_most": 0.1,
+                             "dismissed_credited_at_most": 0.16}),
+    ("criteria-heldout-16", {"concept_macro_f1": 0.91, "pitfall_recall": 0.85,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.9,
+                             "evidence_precision": 0.94, "rating_qwk": 0.85,
+                             "missed_credited_at_most": 0.125,
+                             "dismissed_credited_at_most": 0.11}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
@@ -356,5 +386,6 @@ def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> 
     # held-out-8 4 with 2.1 and 2 with 2.2; held-out-9 7 with 2.1 and 4 with 2.2 and 2.3, over
     # issue 9's target of 2 (said in the README), 1 with 2.4 now that it has been read.
     # held-out-14, measured once at the end of the ninth round: 3 with 2.5 and 2.7 alike.
-    ceiling = 3 if name == "criteria-heldout-14" else 2
+    # held-out-16, measured once at the end of the tenth round: 3 with 2.7 and 2.8 alike.
+    ceiling = 3 if name in {"criteria-heldout-14", "criteria-heldout-16"} else 2
     assert report["graded_at_most_3_5_rated_4"] <= ceiling
