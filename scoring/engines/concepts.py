@@ -70,8 +70,8 @@ def restated_sentences(doc: Document, prompt: str, scenario: str = "") -> frozen
 def _longer_siblings(criterion: CriterionSpec, criteria: tuple[CriterionSpec, ...]
                      ) -> dict[str, tuple[Pattern, ...]]:
     """Per phrase of the criterion, the other criteria's phrases that say all of its words and
-    more ("per-stage" of a budget point, "per-stage tracing" of a measurement point): worked
-    out once per question."""
+    more, about something else ("per-stage" of a budget point, "per-stage tracing" of a
+    measurement point): worked out once per question."""
     others = [make_pattern(phrase) for other in criteria
               if other.key != criterion.key and other.kind != "pitfall"
               for phrase in other.phrases if phrase.strip()]
@@ -96,7 +96,8 @@ def _without_longer_siblings(doc: Document, evidence: Evidence,
         for sibling in longer.get(pattern.source, ()):
             said, _ = match_pattern(doc, sibling)
             if said.score >= 0.999 and said.sentence == match.sentence \
-                    and _side_by_side(doc, said, len(sibling.keys)) and all(
+                    and _side_by_side(doc, said, len(sibling.keys)) \
+                    and not _headed_by(doc, said, pattern) and all(
                     any(s.start < o.end and o.start < s.end for o in said.spans)
                     for s in match.spans):
                 claimed = True
@@ -129,6 +130,14 @@ def _said_elsewhere(doc: Document, pattern: Pattern, match: Match) -> Match | No
         if len({doc.tokens[doc.token_index[s.start]].key for s in spans}) == len(wanted):
             return Match(match.score, spans, sentence)
     return None
+
+
+def _headed_by(doc: Document, match: Match, pattern: Pattern) -> bool:
+    """Whether the longer phrase, as the answer says it, ends on the shorter phrase's own word:
+    "automated rollback" is still a rollback, while "per-stage tracing" is tracing."""
+    last = max(match.spans, key=lambda s: s.end)
+    position = doc.token_index.get(last.start)
+    return position is not None and doc.tokens[position].key in pattern.keys
 
 
 def _side_by_side(doc: Document, match: Match, words: int) -> bool:

@@ -435,7 +435,8 @@ _DEFINITION_RES = tuple(
                        rf"(?:\s+(?:on|in|with|under)\s+(?:tensorrt|torchserve|triton|gpus?|"
                        rf"argo(?:\s+cd)?|istio|kubernetes|k8s|prometheus))?"
                        rf"(?:\s+(?:issues?|problems?|concerns?|too|also|as\s+well|alerts?|alerting|"
-                       rf"metrics?|panels?|dashboards?|numbers?|signals?))?\s*"
+                       # Not across a line break: "queue depth\n- WER drift" is a list.
+                       rf"metrics?|panels?|dashboards?|numbers?|signals?))?[ \t]*"
                        # "Jitter is also important - by that I mean ...".
                        rf"(?:(?:is|are)\s+(?:also\s+|really\s+)?(?:important|key|critical|"
                        rf"crucial)\s*(?=[-—,(]))?"

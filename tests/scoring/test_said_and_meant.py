@@ -328,3 +328,16 @@ def test_held_out_15s_wrong_senses_are_contradicted(slug: str, key: str, wrong: 
                                                     right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+def test_a_longer_phrase_that_ends_on_the_shorter_ones_word_does_not_claim_it() -> None:
+    # "automated rollback" is a rollback still: the revert point keeps its word.
+    answer = ("Canary first, 1% then ramp. Automated rollback to the last version on guardrail "
+              "regressions.")
+    assert verdict("robinhood-bad-model-blast-radius", "versioned-revert", answer) in {
+        "made", "partly"}
+
+
+def test_a_dash_after_a_line_break_opens_a_list_item_not_a_definition() -> None:
+    assert wrong_definitions("- GPU mem + queue depth\n- WER drift on sampled audio",
+                             lambda _: 0) == []
