@@ -366,30 +366,33 @@ _TURNED_FACTS = (
                re.IGNORECASE),
     # "the slow burn over an hour pages and the fast burn over six hours opens a ticket": the
     # fast burn (short window) pages, the slow burn (long window) tickets.
-    re.compile(r"\bslow[- ]burn\b(?:(?!\b(?:fast|and|while|whereas)\b)[^.;,]){0,30}?\b(?:pages|"
-               r"paging|wakes)\b|\bfast[- ]burn\b(?:(?!\b(?:slow|and|while|whereas)\b)[^.;,])"
-               r"{0,30}?\b(?:tickets?|opens?\s+a\s+ticket)\b", re.IGNORECASE),
     # "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles": a TensorRT
     # engine is built for fixed optimization profiles; eager TorchServe takes any shape.
-    re.compile(r"\b(?:dynamic|variable|arbitrary)\s+(?:input\s+)?shapes?\s+(?:are|is)\s+"
-               r"(?:tensorrt|trt)(?:'s|\u2019s)\s+(?:strong\s+suit|strength|forte|advantage)|"
-               r"\btorchserve\s+(?:needs|requires)\s+(?:fixed|static)\s+(?:input\s+)?"
-               r"(?:shapes|profiles)", re.IGNORECASE),
     # "tags like model-latest so the manifest never has to change; Argo CD just pulls whatever
     # latest points to": a mutable tag hides which version runs and defeats a Git revert.
-    re.compile(r"\bmanifests?\s+never\s+(?:has|have|needs?)\s+to\s+change|\bpulls?\s+"
-               r"whatever\s+(?:the\s+)?(?:latest|tag)\s+(?:tag\s+)?points\s+to", re.IGNORECASE),
     # "bigger batches mean more work per call, but throughput goes up so per-request it evens
     # out": a batch's wait and longer run are paid by every request in it.
-    re.compile(r"\b(?:bigger|larger|more)\s+batch(?:es|ing)?\b[^.;]{0,80}?\b(?:evens?|cancels?|"
-               r"balances?|washes)\s+(?:itself\s+|themselves\s+)?out\b", re.IGNORECASE),
     # "I'd go TorchServe for the hot path and TensorRT for the less latency critical models",
     # "TensorRT as the default for fast-changing models": the tools' places swapped (the
     # compiled engine is for latency-critical, slow-changing models).
-    re.compile(r"\btorchserve\s+(?:for|on)\s+(?:the\s+)?(?:hot\s+path|(?:most\s+)?latency[- ]"
-               r"(?:critical|sensitive)|lowest[- ]latency)|\b(?:tensorrt|trt)\b(?:\s+\w+){0,4}?\s+"
-               r"(?:for|on)\s+(?:the\s+)?(?:less\s+latency[- ]critical|fast[- ]changing|"
-               r"frequently[- ](?:updated|changing|retrained))", re.IGNORECASE),
+    # Said in one pass over the answer (one regex, five alternatives).
+    re.compile("|".join(f"(?:{part})" for part in (
+        r"\bslow[- ]burn\b(?:(?!\b(?:fast|and|while|whereas)\b)[^.;,]){0,30}?\b(?:pages|"
+        r"paging|wakes)\b|\bfast[- ]burn\b(?:(?!\b(?:slow|and|while|whereas)\b)[^.;,])"
+        r"{0,30}?\b(?:tickets?|opens?\s+a\s+ticket)\b",
+        r"\b(?:dynamic|variable|arbitrary)\s+(?:input\s+)?shapes?\s+(?:are|is)\s+"
+        r"(?:tensorrt|trt)(?:'s|\u2019s)\s+(?:strong\s+suit|strength|forte|advantage)|"
+        r"\btorchserve\s+(?:needs|requires)\s+(?:fixed|static)\s+(?:input\s+)?"
+        r"(?:shapes|profiles)",
+        r"\bmanifests?\s+never\s+(?:has|have|needs?)\s+to\s+change|\bpulls?\s+"
+        r"whatever\s+(?:the\s+)?(?:latest|tag)\s+(?:tag\s+)?points\s+to",
+        r"\b(?:bigger|larger|more)\s+batch(?:es|ing)?\b[^.;]{0,80}?\b(?:evens?|cancels?|"
+        r"balances?|washes)\s+(?:itself\s+|themselves\s+)?out\b",
+        r"\btorchserve\s+(?:for|on)\s+(?:the\s+)?(?:hot\s+path|(?:most\s+)?latency[- ]"
+        r"(?:critical|sensitive)|lowest[- ]latency)|\b(?:tensorrt|trt)\b(?:\s+\w+){0,4}?\s+"
+        r"(?:for|on)\s+(?:the\s+)?(?:less\s+latency[- ]critical|fast[- ]changing|"
+        r"frequently[- ](?:updated|changing|retrained))",
+    )), re.IGNORECASE),
     re.compile(r"\bp-?values?\b[^.;]{0,30}?\b(?:high|large|big|above\s+0?\.05)\b[^.;]{0,40}?"
                r"\b(?:real|significant|meaningful|genuine)\b|"
                r"\bp-?values?\b[^.;]{0,30}?\b(?:low|small|tiny|below\s+0?\.05)\b[^.;]{0,40}?"
