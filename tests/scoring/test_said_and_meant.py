@@ -87,42 +87,79 @@ def test_new_dismissals_wave_a_point_away_and_leave_its_plain_statement(
      "write preprocessing handlers in it.",
      "TorchServe's management API makes versioning easy, and because it's Python-based you can "
      "write preprocessing handlers in it."),
-])
-def test_what_a_tool_has_said_of_the_other_tool_is_contradicted(slug: str, key: str, wrong: str,
-                                                                right: str) -> None:
-    assert verdict(slug, key, wrong) == "contradicted"
-    assert verdict(slug, key, right) in {"made", "partly"}
-
-
-@pytest.mark.parametrize(("slug", "wrong", "right"), [
-    ("stripe-fraud-tensorrt-vs-torchserve",
+    ("tiktok-20ms-budget", "batching-tradeoff",
+     "For batching I'd go big, because larger batches clear the queue faster so each request "
+     "actually waits less.",
+     "Larger batches raise throughput but each request waits longer, so p99 goes up."),
+    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
+     "Latency-wise bigger batches mean more work per call, sure, but throughput goes way up so "
+     "per-request it evens out.",
+     "Bigger batches mean more work per call, so throughput goes up but each request waits "
+     "longer and p99 rises."),
+    ("shopify-torchserve-200k-rpm", "gpu-fragmentation",
+     "On GPUs with TensorRT, memory fragmentation is a CPU heap thing and doesn't apply to GPU "
+     "memory.",
+     "On GPUs, memory fragmentation is free memory broken into small blocks the allocator "
+     "can't use, which TensorRT avoids by allocating up front."),
+    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+     "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles.",
+     "TorchServe takes dynamic shapes and Python preprocessing freely, while TensorRT needs "
+     "fixed optimization profiles."),
+    ("airbnb-argo-cd-versioning", "gitops-promotion",
+     "For versioning I'd use tags like model-latest per environment so the manifest never has "
+     "to change; Argo CD just pulls whatever latest points to.",
+     "For versioning I'd pin an immutable tag in the manifest and promote by editing it in "
+     "Git; Argo CD syncs the change."),
+    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
+     "Shapes are the other axis: TensorRT copes with variable sequence lengths out of the box, "
+     "whereas TorchServe wants inputs padded to one fixed length.",
+     "Shapes are the other axis: TorchServe copes with variable sequence lengths out of the "
+     "box, whereas TensorRT wants inputs padded to one fixed length per profile."),
+    ("inference-slis-and-alerts", "burn-rate",
+     "For paging I'd use error-budget burn rate, where the slow burn over an hour pages and the "
+     "fast burn over six hours opens a ticket.",
+     "For paging I'd use error-budget burn rate, where the fast burn over an hour pages and the "
+     "slow burn over six hours opens a ticket."),
+    ("canary-and-versioning-design", "control-costs",
+     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
+     "GitOps sync lag, but that's noise next to model latency.",
+     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
+     "GitOps sync lag, and I'd budget for both: flags cached in memory, a known sync lag."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "The 2ms kernel launch overhead they mentioned is really the cost of loading the kernels "
+     "and weights onto the GPU when a pod starts, so it's a cold-start issue.",
+     "The 2ms kernel launch overhead they mentioned is a fixed cost per call, whatever the "
+     "batch."),
+    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
+     "A batch of 32 takes about the same wall time as a batch of 8, so bigger batches actually "
+     "bring the p99 down per request.",
+     "Bigger batches raise throughput but push the p99 up, since each request waits for the "
+     "batch to fill."),
+    ("pinterest-batch-size-tradeoff", "batch-wait",
+     "I'd use dynamic batching, meaning the server swaps to a smaller model variant when load "
+     "spikes.",
+     "I'd use dynamic batching, meaning the server waits up to 2ms to group requests into one "
+     "batch."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage",
+     "TorchServe takes the PyTorch model and compiles it ahead of time into a fused, FP16 "
+     "engine, which is where its speed comes from.",
+     "TensorRT takes the PyTorch model and compiles it ahead of time into a fused, FP16 engine, "
+     "which is where its speed comes from."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "recommendation",
      "I'd go TorchServe for the hot path and TensorRT for the less latency critical models.",
      "I'd go TensorRT for the hot path and TorchServe for the models that change often."),
-    ("tensorrt-torchserve-tradeoffs",
+    ("tensorrt-torchserve-tradeoffs", "recommendation",
      "For a platform I'd pick TensorRT as the default for fast-changing models because of that "
      "versioning API, and TorchServe for the latency-critical ones.",
      "For a platform I'd pick TorchServe as the default for fast-changing models because of "
      "that versioning API, and TensorRT for the latency-critical ones."),
 ])
-def test_a_recommendation_with_the_tools_places_swapped_is_contradicted(slug: str, wrong: str,
-                                                                       right: str) -> None:
-    assert verdict(slug, "recommendation", wrong) == "contradicted"
-    assert verdict(slug, "recommendation", right) in {"made", "partly"}
-
-
-@pytest.mark.parametrize(("answer", "credited"), [
-    ("Some people say you should go ask the caller what their timeout is first. I'd just pick "
-     "15ms and move on.", False),
-    ("You'll hear that you should ask the caller what their timeout is first.", False),
-    ("Some people say you should go ask the caller what their timeout is first, and they're "
-     "right.", True),
-    ("Some people say you should go ask the caller what their timeout is first, and I do.",
-     True),
-    ("I'd go ask the caller what their timeout is first.", True),
-])
-def test_a_point_only_reported_as_others_advice_is_not_made(answer: str, credited: bool) -> None:
-    said = verdict("ad-ranking-latency-target", "ask-first", answer)
-    assert (said in {"made", "partly"}) is credited
+def test_a_point_stated_wrongly_is_contradicted_and_its_twin_made(slug: str, key: str, wrong: str,
+                                                                  right: str) -> None:
+    # Tools given each other's features or places, effects and schemes turned round, a point
+    # waved off as noise.
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
 
 
 @pytest.mark.parametrize(("wrong", "right"), [
@@ -141,6 +178,11 @@ def test_a_point_only_reported_as_others_advice_is_not_made(answer: str, credite
      "Argo CD's sync window is the up to 5 minutes before Argo CD applies a Git change."),
     ("Saturation: queue depth tells you about the model's accuracy.",
      "Saturation: queue depth tells you how many requests are waiting."),
+    ("Burn rate alerts are for availability SLOs only, they don't apply to latency.",
+     "Burn rate alerts measure how fast the error budget is spent, for latency SLOs too."),
+    ("The bake-off is meant to happen before you shift any traffic: you run the new model for "
+     "10 minutes on a staging box.",
+     "The bake is the 10 minutes you hold after each traffic shift and watch the canary."),
 ])
 def test_a_term_defined_in_a_sense_it_does_not_have_is_a_wrong_definition(wrong: str,
                                                                          right: str) -> None:
@@ -148,33 +190,19 @@ def test_a_term_defined_in_a_sense_it_does_not_have_is_a_wrong_definition(wrong:
     assert wrong_definitions(right, lambda _: 0) == []
 
 
-@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
-    ("tiktok-20ms-budget", "batching-tradeoff",
-     "For batching I'd go big, because larger batches clear the queue faster so each request "
-     "actually waits less.",
-     "Larger batches raise throughput but each request waits longer, so p99 goes up."),
-    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
-     "Latency-wise bigger batches mean more work per call, sure, but throughput goes way up so "
-     "per-request it evens out.",
-     "Bigger batches mean more work per call, so throughput goes up but each request waits "
-     "longer and p99 rises."),
+@pytest.mark.parametrize(("answer", "credited"), [
+    ("Some people say you should go ask the caller what their timeout is first. I'd just pick "
+     "15ms and move on.", False),
+    ("You'll hear that you should ask the caller what their timeout is first.", False),
+    ("Some people say you should go ask the caller what their timeout is first, and they're "
+     "right.", True),
+    ("Some people say you should go ask the caller what their timeout is first, and I do.",
+     True),
+    ("I'd go ask the caller what their timeout is first.", True),
 ])
-def test_a_batch_effect_turned_round_is_contradicted(slug: str, key: str, wrong: str,
-                                                     right: str) -> None:
-    assert verdict(slug, key, wrong) == "contradicted"
-    assert verdict(slug, key, right) in {"made", "partly"}
-
-
-@pytest.mark.parametrize(("wrong", "right"), [
-    ("Burn rate alerts are for availability SLOs only, they don't apply to latency.",
-     "Burn rate alerts measure how fast the error budget is spent, for latency SLOs too."),
-    ("The bake-off is meant to happen before you shift any traffic: you run the new model for "
-     "10 minutes on a staging box.",
-     "The bake is the 10 minutes you hold after each traffic shift and watch the canary."),
-])
-def test_more_terms_defined_wrongly(wrong: str, right: str) -> None:
-    assert wrong_definitions(wrong, lambda _: 0)
-    assert wrong_definitions(right, lambda _: 0) == []
+def test_a_point_only_reported_as_others_advice_is_not_made(answer: str, credited: bool) -> None:
+    said = verdict("ad-ranking-latency-target", "ask-first", answer)
+    assert (said in {"made", "partly"}) is credited
 
 
 def test_a_pitfall_committed_twice_is_shown_where_it_is_said_most_plainly() -> None:
@@ -198,28 +226,6 @@ def test_a_phrase_said_inside_another_points_longer_phrase_belongs_to_that_point
         answer: str, credited: bool) -> None:
     said = verdict("ad-ranking-latency-target", "stage-budget", answer)
     assert (said in {"made", "partly"}) is credited
-
-
-@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
-    ("shopify-torchserve-200k-rpm", "gpu-fragmentation",
-     "On GPUs with TensorRT, memory fragmentation is a CPU heap thing and doesn't apply to GPU "
-     "memory.",
-     "On GPUs, memory fragmentation is free memory broken into small blocks the allocator "
-     "can't use, which TensorRT avoids by allocating up front."),
-    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
-     "Dynamic shapes are TensorRT's strong suit, TorchServe needs fixed profiles.",
-     "TorchServe takes dynamic shapes and Python preprocessing freely, while TensorRT needs "
-     "fixed optimization profiles."),
-    ("airbnb-argo-cd-versioning", "gitops-promotion",
-     "For versioning I'd use tags like model-latest per environment so the manifest never has "
-     "to change; Argo CD just pulls whatever latest points to.",
-     "For versioning I'd pin an immutable tag in the manifest and promote by editing it in "
-     "Git; Argo CD syncs the change."),
-])
-def test_more_facts_turned_round_are_contradicted(slug: str, key: str, wrong: str,
-                                                  right: str) -> None:
-    assert verdict(slug, key, wrong) == "contradicted"
-    assert verdict(slug, key, right) in {"made", "partly"}
 
 
 @pytest.mark.parametrize(("slug", "key", "committed", "avoided"), [
@@ -258,29 +264,6 @@ def test_a_phrase_claimed_by_a_longer_one_still_counts_where_it_is_said_again() 
         "made", "partly"}
 
 
-@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
-    ("tensorrt-torchserve-tradeoffs", "preprocessing-shapes",
-     "Shapes are the other axis: TensorRT copes with variable sequence lengths out of the box, "
-     "whereas TorchServe wants inputs padded to one fixed length.",
-     "Shapes are the other axis: TorchServe copes with variable sequence lengths out of the "
-     "box, whereas TensorRT wants inputs padded to one fixed length per profile."),
-    ("inference-slis-and-alerts", "burn-rate",
-     "For paging I'd use error-budget burn rate, where the slow burn over an hour pages and the "
-     "fast burn over six hours opens a ticket.",
-     "For paging I'd use error-budget burn rate, where the fast burn over an hour pages and the "
-     "slow burn over six hours opens a ticket."),
-    ("canary-and-versioning-design", "control-costs",
-     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
-     "GitOps sync lag, but that's noise next to model latency.",
-     "People sometimes worry about the overhead of the controls themselves, flag lookups or "
-     "GitOps sync lag, and I'd budget for both: flags cached in memory, a known sync lag."),
-])
-def test_turned_round_or_waved_off_as_noise_is_contradicted(slug: str, key: str, wrong: str,
-                                                           right: str) -> None:
-    assert verdict(slug, key, wrong) == "contradicted"
-    assert verdict(slug, key, right) in {"made", "partly"}
-
-
 @pytest.mark.parametrize(("answer", "committed"), [
     ("It's wrong, 50k / 40 is 1,250 with no headroom at all. With the 20% they claim, it's "
      "1,500 A100s. I'd correct that line before it goes to procurement, note that 1,250 is the "
@@ -300,34 +283,6 @@ def test_a_corrected_count_sent_on_is_not_signed_off(answer: str, committed: boo
 def test_not_only_is_the_opposite_of_an_only_mistake(answer: str, committed: bool) -> None:
     said = verdict("instacart-canary-playbook", "errors-only", answer)
     assert (said == "made") is committed
-
-
-@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
-    ("tiktok-20ms-budget", "launch-overhead",
-     "The 2ms kernel launch overhead they mentioned is really the cost of loading the kernels "
-     "and weights onto the GPU when a pod starts, so it's a cold-start issue.",
-     "The 2ms kernel launch overhead they mentioned is a fixed cost per call, whatever the "
-     "batch."),
-    ("pinterest-batch-size-tradeoff", "batching-tradeoff",
-     "A batch of 32 takes about the same wall time as a batch of 8, so bigger batches actually "
-     "bring the p99 down per request.",
-     "Bigger batches raise throughput but push the p99 up, since each request waits for the "
-     "batch to fill."),
-    ("pinterest-batch-size-tradeoff", "batch-wait",
-     "I'd use dynamic batching, meaning the server swaps to a smaller model variant when load "
-     "spikes.",
-     "I'd use dynamic batching, meaning the server waits up to 2ms to group requests into one "
-     "batch."),
-    ("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage",
-     "TorchServe takes the PyTorch model and compiles it ahead of time into a fused, FP16 "
-     "engine, which is where its speed comes from.",
-     "TensorRT takes the PyTorch model and compiles it ahead of time into a fused, FP16 engine, "
-     "which is where its speed comes from."),
-])
-def test_held_out_15s_wrong_senses_are_contradicted(slug: str, key: str, wrong: str,
-                                                    right: str) -> None:
-    assert verdict(slug, key, wrong) == "contradicted"
-    assert verdict(slug, key, right) in {"made", "partly"}
 
 
 def test_a_longer_phrase_that_ends_on_the_shorter_ones_word_does_not_claim_it() -> None:
