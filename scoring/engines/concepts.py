@@ -66,6 +66,12 @@ def restated_sentences(doc: Document, prompt: str, scenario: str = "") -> frozen
     return frozenset(restated)
 
 
+def _keeping(evidence: Evidence, kept: list[tuple[Pattern, Match]]) -> Evidence:
+    """The evidence with only the `kept` phrase matches, its best match found again."""
+    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
+    return Evidence(kept, agree, evidence.oppose)
+
+
 @lru_cache(maxsize=1024)
 def _longer_siblings(criterion: CriterionSpec, criteria: tuple[CriterionSpec, ...]
                      ) -> dict[str, tuple[Pattern, ...]]:
@@ -111,8 +117,7 @@ def _without_longer_siblings(doc: Document, evidence: Evidence,
     if len(kept) == len(evidence.hits) and all(a is b for a, b in zip(kept, evidence.hits,
                                                                       strict=True)):
         return evidence
-    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
-    return Evidence(kept, agree, evidence.oppose)
+    return _keeping(evidence, kept)
 
 
 def _said_elsewhere(doc: Document, pattern: Pattern, match: Match) -> Match | None:
@@ -311,8 +316,7 @@ def _without_wrong_claims(doc: Document,
     if terms - {""} and kept and all(doc.text[s.start : s.end].lower() in terms
                                      for _, m in kept for s in m.spans):
         defined_wrong, kept = True, []
-    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
-    return Evidence(kept, agree, evidence.oppose), spans, defined_wrong
+    return _keeping(evidence, kept), spans, defined_wrong
 
 
 def _defined_term(doc: Document, claim: WrongClaim) -> str:
@@ -349,8 +353,7 @@ def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, lis
         kept.append((pattern, match))
     if not waved:
         return evidence, []
-    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
-    return Evidence(kept, agree, evidence.oppose), _dedupe(waved)
+    return _keeping(evidence, kept), _dedupe(waved)
 
 
 # A sentence that only reports what others advise ("Some people say you should go ask the
@@ -380,8 +383,7 @@ def _without_reported(doc: Document, evidence: Evidence) -> Evidence:
         kept.append((pattern, match))
     if len(kept) == len(evidence.hits):
         return evidence
-    agree = max((m for _, m in kept), key=lambda m: m.score, default=Match())
-    return Evidence(kept, agree, evidence.oppose)
+    return _keeping(evidence, kept)
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:
