@@ -14,8 +14,9 @@ def verdict(key: str, weight: float, result: str, kind: str = "concept") -> Crit
     return CriterionVerdict(key, key.title(), kind, result, weight, credit)
 
 
-FULL = [verdict("a", 3, "made"), verdict("b", 2, "made"), verdict("c", 1, "missed"),
-        verdict("p", 1, "missed", "pitfall")]
+# Every important point made and one light point of nine missed (89% of the weight).
+FULL = [verdict("a", 3, "made"), verdict("b", 2, "made"), verdict("c", 2, "made"),
+        verdict("d", 1, "missed"), verdict("e", 1, "made"), verdict("p", 1, "missed", "pitfall")]
 
 
 def test_a_high_total_with_every_important_point_is_a_4() -> None:
@@ -30,7 +31,7 @@ def test_four_of_six_points_at_82_is_not_a_strong_hire() -> None:
 
 
 def test_a_committed_pitfall_or_a_wrong_core_number_blocks_a_4() -> None:
-    pitfall = [*FULL[:3], verdict("p", 1, "made", "pitfall")]
+    pitfall = [*FULL[:5], verdict("p", 1, "made", "pitfall")]
     assert rubric_rating(95, pitfall, []) == 3
     wrong = NumberCheck("n", 1500, "GPUs", 5, found_value=1750, within_tolerance=False)
     assert rubric_rating(95, FULL, [wrong]) == 3
@@ -104,3 +105,16 @@ def test_a_4_needs_a_total_of_90_where_the_engine_meets_unseen_answers() -> None
     assert rubric_rating(90, FULL, []) == 4
     assert rubric_rating(69, FULL, []) == 2
     assert rubric_rating(44, FULL, []) == 1
+
+
+def test_two_light_points_missed_keep_an_answer_from_a_4() -> None:
+    # Every heavy point made but two light ones missed: 9 of 11 (82%) of the weight. Graders put
+    # such answers at 3-3.5 (held-out-16: "catches the slip, no power or redundancy check").
+    verdicts = [verdict("a", 3, "made"), verdict("b", 2, "made"), verdict("c", 2, "made"),
+                verdict("d", 1, "made"), verdict("e", 1, "made"), verdict("f", 1, "missed"),
+                verdict("g", 1, "missed")]
+    assert "made 9 of 11 of the rubric's weight" in blockers(verdicts, [])
+    assert rubric_rating(95, verdicts, []) == 3
+    # One light point missed of eleven (91%) is still a 4.
+    verdicts[5] = verdict("f", 1, "made")
+    assert rubric_rating(95, verdicts, []) == 4
