@@ -171,6 +171,10 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         turned = reversed_claims(doc, criterion, subject, alternatives)
     evidence, wrong, defined_wrong = _without_wrong_claims(doc, evidence)
     misattributed += wrong
+    if _about_batch_tradeoff(criterion):
+        # "Bigger batches ... so each request's latency goes down": the trade-off the point is
+        # about, turned round, wherever a vaguer sentence ("a bigger batch helps") names it.
+        turned += [claim.span for claim in doc.wrong_claims if claim.kind == "batch"]
     evidence, waved = _without_dismissed(doc, evidence)
     evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
@@ -199,6 +203,14 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+@lru_cache(maxsize=1024)
+def _about_batch_tradeoff(criterion: CriterionSpec) -> bool:
+    """A point on what a bigger batch does to throughput and latency."""
+    label = criterion.label.lower()
+    return "batch" in label and bool(re.search(r"trade-?off|throughput\s+versus\s+latency",
+                                               label))
 
 
 # A figure, or a percentile's name ("p95"), which says which figure and nothing of the point.

@@ -92,7 +92,10 @@ _SIGNAL_KIN = {
 }
 
 _SUFFICIENT_RE = re.compile(
-    r"\b(?:(?:good\s+)?enough|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
+    # "with enough requests" asks for a quantity; it does not call a signal enough.
+    r"\b(?:(?:good\s+)?enough(?!\s+(?:requests?|samples?|traffic|data|time|volume|users?|"
+    r"events?|orders?|observations?|headroom|capacity|margin|evidence|statistical|power|"
+    r"hours?|minutes?|days?|replicas?|gpus?|load|queries|points?)\b)|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
     r"have to watch)|all the (?:[\w-]+\s+){0,2}(?:we|you|i)(?:'d| would)? (?:need|want)|"
     # "... and that's basically the monitoring plan": one signal offered as the whole plan.
     r"(?:that's|that is)\s+(?:basically\s+|really\s+|pretty much\s+)?(?:the|my|our)\s+(?:whole\s+|"
@@ -156,12 +159,18 @@ def _signals(criterion: CriterionSpec) -> tuple[str, ...]:
     return tuple(found)
 
 
+_NOT_JUST_BEFORE_RE = re.compile(r"\bnot\s+(?:just|only|merely)\s+(?:on\s+)?$", re.IGNORECASE)
+
+
 def _signal_at(text: str, signals: tuple[str, ...]) -> re.Match[str] | None:
+    """The first signal named as one to rely on: "not just 5xx" names it to go beyond it."""
     if not signals:
         return None
     pattern = r"\b(?:" + "|".join(re.escape(s) for s in sorted(signals, key=len, reverse=True)) \
         + r")\b"
-    return re.search(pattern, text, re.IGNORECASE)
+    return next((m for m in re.finditer(pattern, text, re.IGNORECASE)
+                 if not _NOT_JUST_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())),
+                None)
 
 
 # A yes/no question's trap answered yes: "Will that rule catch a slow leak?" "Yes, it'll catch

@@ -177,7 +177,9 @@ _BATCH_DOWN_RE = re.compile(
 _EFFECT_RE = re.compile(
     r"\b(?P<dir>lower\w*|reduc\w*|cut\w*|decreas\w*|shrink\w*|improv\w*|help\w*|less|drop\w*|"
     r"rais\w*|increas\w*|add\w*|grow\w*|hurt\w*|more|higher|worsen\w*|inflat\w*)\s+"
-    r"(?:the\s+|our\s+|tail\s+|your\s+|time\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
+    # "the lower each request's latency", "lower per-request latency".
+    r"(?:the\s+|our\s+|tail\s+|your\s+|time\s+|each\s+(?:request|one)'s\s+|per-?\s?request\s+|"
+    r"individual\s+)?(?P<what>p9\d|tail|latency|latencies|queu\w*|wait\w*|"
     r"delay\w*|throughput|utili[sz]ation)\b", re.IGNORECASE)
 _DOWN_EFFECTS = ("lower", "reduc", "cut", "decreas", "shrink", "improv", "help", "less",
                  "drop")
@@ -211,6 +213,11 @@ _SOONER_RE = re.compile(
     re.IGNORECASE)
 
 
+# How far after the batch change its effect may be said: "Bigger batches are more efficient per
+# request, so the per-request latency should actually go down" says it 84 characters on.
+EFFECT_REACH = 130
+
+
 def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
     """"bigger batches lower p99", "larger batches reduce throughput", "smaller batches raise
     latency": what grows with batch size turned round. Latency-like effects (p99, queueing,
@@ -218,8 +225,8 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
     found: list[WrongClaim] = []
     for regex, up in ((_BATCH_UP_RE, True), (_BATCH_DOWN_RE, False)):
         for match in regex.finditer(text):
-            stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + 80)
-            end = stop.start() if stop else min(len(text), match.end() + 80)
+            stop = _CLAUSE_END_RE.search(text, match.end(), match.end() + EFFECT_REACH)
+            end = stop.start() if stop else min(len(text), match.end() + EFFECT_REACH)
             effect = _EFFECT_RE.search(text, match.end(), end) or _EFFECT_AFTER_RE.search(
                 text, match.end(), end)
             if effect is None:
