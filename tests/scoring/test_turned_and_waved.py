@@ -1,0 +1,60 @@
+"""Issue 9, the README's eleventh round (engine 2.9): points turned round or waved away in the
+words candidates use, and mistakes found only where the answer makes them.
+
+Every case has a wrong sentence and, where the rule could over-reach, a right twin; each was
+checked to fail before its change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+
+
+def verdict(slug: str, key: str, answer: str) -> str:
+    result = RubricEngine().score(bank_question(slug), answer)
+    return next(v.verdict for v in result.criteria if v.key == key)
+
+
+# The batch-size trade-off turned round, however it is worded, contradicts the point even when a
+# vaguer sentence elsewhere names bigger batches.
+@pytest.mark.parametrize("answer", [
+    "I'd go to a bigger batch, it helps. Bigger batches are more efficient per request, so the "
+    "per-request latency should actually go down or stay about the same.",
+    "For batching, the larger the batch the lower each request's latency, since the GPU is more "
+    "efficient with big batches, so I'd push the batch size as high as memory allows.",
+    "A bigger batch spreads the fixed kernel launch cost over more requests, so each request's "
+    "latency actually goes down and the p99 improves along with utilization.",
+    "Going from 8 to a bigger batch would help both things, actually. Because the launch "
+    "overhead is paid once per batch, the lower each one's latency gets, so p99 should drop as "
+    "the batch grows.",
+])
+def test_a_batch_trade_off_turned_round_is_contradicted(answer: str) -> None:
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "contradicted"
+
+
+def test_the_batch_trade_off_stated_right_is_made() -> None:
+    answer = ("Bigger batches raise throughput, but each request waits longer for the batch to "
+              "fill and runs longer, so p99 goes up; I'd sweep batch sizes against the 10ms SLO.")
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "made"
+
+
+def test_enough_requests_asks_for_a_sample_and_calls_no_signal_enough() -> None:
+    answer = ("Keep the 2% start, the 10 min bake and the Spinnaker auto-rollback. Add: re-bake "
+              "at each step of a 2/10/25/50/100 ramp, gate on CTR, add-to-cart and null results "
+              "not just 5xx + latency, and check the 1ms delta is real by comparing against "
+              "baseline in the same window with enough requests.")
+    result = RubricEngine().score(bank_question("instacart-canary-playbook"), answer)
+    found = {v.key: v.verdict for v in result.criteria}
+    assert found["errors-only"] == "missed"
+    assert found["quality-gates"] == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "Spinnaker rolls back on 5xx, and that's enough for a ranking model.",
+    "5xx is enough for the rollback, so I'd keep the playbook as is.",
+])
+def test_a_signal_called_enough_is_still_the_pitfall(answer: str) -> None:
+    assert verdict("instacart-canary-playbook", "errors-only", answer) == "made"
