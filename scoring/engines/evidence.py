@@ -146,7 +146,11 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
             # A rejection's subject is said before its negator ("hop is negligible"), so it
             # agrees negated or not; negated from before ("I'd not worry whether it's peak or
             # average" against "peak, not average"), it opposes.
-            if key in pattern.subject:
+            if key in pattern.subject and len(pattern.subject) < len(pattern.keys):
+                # A contrast ("p95 not p99") is said with its first side standing: "p95 vs
+                # p99 is splitting hairs" waves both away.
+                said = not token.negated
+            elif key in pattern.subject:
                 said = not token.negated or _NEGATED_FROM_BEFORE_RE.search(
                     doc.text, max(0, token.start - 60), token.start) is None
             else:

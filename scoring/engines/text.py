@@ -138,6 +138,15 @@ _BACKWARD_DISMISSALS = (
     ("only", "matter", "at"),
     # "re-litigating a benchmark isn't a good use of anyone's time".
     ("isn't", "a", "good", "use"), ("not", "a", "good", "use"),
+    # Eleventh round: "p95 vs p99 is splitting hairs", "they're ceremony for a weekly refresh",
+    # "an alert on 300ms cold starts would only spam the on-call", "Jitter isn't really a
+    # thing", "the 78% memory number I'm not worried about", "Memory isn't worth worrying
+    # about", "tail percentiles jump around too much to manage against".
+    ("splitting", "hairs"), ("ceremony",), ("theatre",), ("theater",), ("busywork",),
+    ("only", "spam"), ("just", "spam"), ("would", "spam"), ("isn't", "really", "a"),
+    ("isn't", "a", "thing"), ("not", "a", "thing"), ("not", "worried"), ("isn't", "worth"),
+    ("aren't", "worth"), ("too", "much", "to"), ("too", "volatile"), ("too", "jumpy"),
+    ("too", "spiky"), ("too", "flaky"),
     # "can be skipped", "more trouble than it's worth", "sounds good on paper", "feels
     # excessive", "doesn't buy us much", "is low value", "the kind of thing we can add later".
     ("be", "skipped"), ("be", "dropped"), ("more", "trouble"), ("on", "paper"), ("excessive",),
@@ -761,10 +770,10 @@ _CLAIM_VERBS = frozenset(["claiming", "assuming", "concluding", "promising", "be
 
 
 _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "it", "that",
-                       "this", "they"])
+                       "this", "they", "they're", "theyre", "those"])
 
 
-_COPULAS = frozenset(["that's", "thats", "it's", "its"])
+_COPULAS = frozenset(["that's", "thats", "it's", "its", "they're", "theyre"])
 
 
 def _anaphor_before(tokens: list[Token], index: int) -> bool:

@@ -58,3 +58,44 @@ def test_enough_requests_asks_for_a_sample_and_calls_no_signal_enough() -> None:
 ])
 def test_a_signal_called_enough_is_still_the_pitfall(answer: str) -> None:
     assert verdict("instacart-canary-playbook", "errors-only", answer) == "made"
+
+
+# Points waved away in words the clause rules did not know.
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("ad-ranking-latency-target", "tail-percentile",
+     "I'd go with 10ms average for the model call. I'd skip the p99 business, tail percentiles "
+     "jump around too much to manage against, and the mean is a steadier thing to hold a team to."),
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "For a serverless platform I'd page on 5xx. Cold starts are mostly a cost of scaling to "
+     "zero, so an alert on 300ms cold starts would only spam the on-call."),
+    ("twilio-transcription-slis", "jitter",
+     "I'd track average latency per request and the error rate. Jitter isn't really a thing "
+     "when the chunks are all equal."),
+    ("uber-weekly-model-release-train", "validation",
+     "Training writes the model into the registry as a new immutable version. Same with the "
+     "schema checks and offline comparisons, they're ceremony for a weekly refresh."),
+])
+def test_a_point_waved_away_is_not_made(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) in {"contradicted", "missed"}
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("twilio-transcription-slis", "jitter",
+     "Beyond p99 per chunk I'd track jitter, the spread of chunk processing times, because a "
+     "steady average can hide stalls that break real-time captions."),
+    ("uber-weekly-model-release-train", "validation",
+     "Every version passes schema checks and an offline comparison against the current model "
+     "before it takes any traffic."),
+])
+def test_the_same_points_stated_are_made(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) in {"made", "partly"}
+
+
+def test_a_contrast_waved_away_on_both_sides_is_not_the_caveat() -> None:
+    # "p95 vs p99 is splitting hairs" does not say "their number is p95, not p99".
+    waved = ("45k divided by 80 is about 562 per GPU. And p95 vs p99 is splitting hairs at "
+             "18ms, the tail won't be very different.")
+    assert verdict("meta-80-a100-sanity-check", "percentile-caveat", waved) != "made"
+    said = ("45k divided by 80 is about 562 per GPU. Their claim is p95 not p99, so the tail "
+            "beyond it is unknown and I'd measure our own.")
+    assert verdict("meta-80-a100-sanity-check", "percentile-caveat", said) == "made"
