@@ -105,6 +105,7 @@ _SUFFICIENT_RE = re.compile(
     r"(?:is|are|that's|that is) what matters|that matters|(?:that's|is) what tells (?:you|us)|"
     r"only (?:thing|signal|metric) (?:that )?matters|"
     r"covers? (?:it|us|everything|that|the rest|(?:slow\s+)?leaks?)|nothing else|"
+    r"covers? the (?:[\w-]+\s+){1,3}(?:that|which) (?:actually |really )?matters?|"
     r"catch(?:es)? (?:it|them|that|"
     r"everything|any|slow|leaks?|it all)|will catch|would catch|keep (?:it|things|the \w+) "
     r"simple|the one (?:thing|signal|metric) (?:that )?matters|(?:wouldn't|won't|don't need to|"
@@ -218,7 +219,8 @@ _HASTE_RE = re.compile(
     r"(?:in )?waiting|without waiting|skip(?:ping)? the (?:bake|wait|soak)|"
     r"after (?:just )?(?:a|one|two|a couple of|a few|a minute or) (?:minutes?|mins?|two)|"
     r"(?:don't|do not|wouldn't) (?:really )?(?:think )?(?:we |you )?need to (?:wait|sit|hang)|"
-    r"waiting (?:around )?(?:\w+ )?(?:delays|slows|wastes|costs))\b", re.IGNORECASE)
+    r"waiting (?:around )?(?:\w+ )?(?:delays|slows|wastes|costs)|(?:from )?minute one|"
+    r"(?:wouldn't|won't|don't|do not|would not) (?:\w+ )?wait around)\b", re.IGNORECASE)
 _PROMOTE_RE = re.compile(
     r"\b(?:promot\w*|ship\w*|roll(?:s|ing)? (?:it )?out|rollout|go(?:ing)? (?:to )?(?:100|full|"
     r"wide)|go(?:ing)? (?:up )?to \d+(?=\s?%)|ramp\w*|expand\w*|widen\w*|judg\w*|compar\w*|"
@@ -313,7 +315,9 @@ _PUSH_RE = re.compile(
     r"\bbatch\w*[^.;]{0,30}\b(?:up|higher|bigger|"
     r"larger|as (?:big|large|high) as)\b|\b(?:100|9\d)\s?%|\bfrom\s+(?:a\s+)?batch(?:\s+size)?\s+"
     r"(?:of\s+)?\d+\s+to\s+(?:batch\s+)?\d+|\b(?:into|in|up in|up to) the (?:high )?90s\b|"
-    r"\bgo(?:ing)? from \d+ (?:straight |directly |right )?(?:up )?to \d+\b", re.IGNORECASE)
+    r"\bgo(?:ing)? from \d+ (?:straight |directly |right )?(?:up )?to \d+\b|"
+    r"\b(?:roll|jump|go|move)\w* straight to \d+\b|\bkeep (?:going|pushing|growing) while\b",
+    re.IGNORECASE)
 _TAIL_RE = re.compile(r"\b(?:p9\d|tail|latency|slo|sla|\d+\s?ms|deadline|budget|queue\w*)\b",
                       re.IGNORECASE)
 

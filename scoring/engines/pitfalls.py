@@ -131,7 +131,16 @@ def said_against(doc: Document, span: Span) -> bool:
     opening = doc.text[start : max(span.start, min(span.end, start + CRITIQUE_OPENING))]
     after = doc.text[span.end : doc.sentences[sentence].end]
     return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:])
-                or _CONDEMNED_AFTER_RE.search(after))
+                or _CONDEMNED_AFTER_RE.search(after)
+                or _HYPOTHETICAL_RE.match(doc.text[start : doc.sentences[sentence].end]))
+
+
+# "Signing off at 1,250 would have the fleet at 100% at peak, so the first spike pushes p99
+# past 20ms": the mistake as a hypothetical subject, followed by what it would cost.
+_HYPOTHETICAL_RE = re.compile(
+    r"\s*(?:(?:and|but|so|also)\s+)?(?:just\s+)?[A-Za-z]+ing\b[^.;:!?]{0,40}?\b(?:would|will|means|"
+    r"leaves)\b(?![^.;!?]{0,30}\b(?:fine|ok|okay|good|enough|safe|acceptable|correct|right)\b)",
+    re.IGNORECASE)
 
 
 _DISMISSAL_PITFALL_RE = re.compile(r"\b(?:dismiss\w*|wav\w* (?:it |them )?away|"
@@ -156,9 +165,18 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
                    abs(quantity.value - f.value) <= 0.1 * abs(f.value) for f in figures):
             continue
         inside = [t for t in doc.tokens if quantity.start <= t.start < quantity.end]
-        if inside and all(t.negated for t in inside):
+        if inside and all(t.negated for t in inside) and not _AVOIDED_COST_RE.search(
+                doc.text, max(0, quantity.start - 30), quantity.start):
             found.append(quantity)
     return found
+
+
+# "no per-request flag call and none of that 200 microsecond tax": a cost designed away, not
+# one waved off.
+_AVOIDED_COST_RE = re.compile(
+    r"\b(?:none\s+of|no|without|avoid\w*|eliminat\w*|remov\w*|sav\w*|skip\w*|"
+    r"get\s+rid\s+of|never\s+pay)\s+(?:that|the|this|those|any)?\s*(?:~|about\s+|roughly\s+)?$",
+    re.IGNORECASE)
 
 
 _REVERSAL_RE = re.compile(r"\b(?:revers\w*|swap\w*|confus\w*|misattribut\w*|wrong way|"

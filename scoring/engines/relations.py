@@ -426,8 +426,11 @@ def turned_facts(text: str, sentence_of) -> list[WrongClaim]:
 # "TensorRT's big advantage is portability: build the engine once and drop it on any card": a
 # TensorRT engine is built for one GPU type (and one TensorRT version), so it is not portable.
 _PORTABLE_RE = re.compile(
-    r"\b(?:tensorrt|trt|engines?)\b[^.;!?\n]{0,80}?\b(?:portab\w+|build\s+(?:the\s+|an?\s+)?(?:engine\s+)?"
-    r"once\s+and\s+(?:run|deploy|drop|use|ship)\w*|(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
+    r"\b(?:tensorrt|trt|engines?)\b[^.;!?\n]{0,80}?\b(?:portab\w+|(?:build|compile)\w*\s+(?:the\s+|an?\s+)?"
+    r"(?:engine\s+)?once\s+and\s+(?:then\s+)?(?:run|deploy|drop|use|ship)\w*|"
+    # "compile the engine once and then ship it to whatever GPU you like".
+    r"(?:ship|send|copy|move)\w*\s+it\s+to\s+(?:any|every|whatever)\s+(?:gpus?|cards?|box|node)|"
+    r"(?:runs?|works?|deploy\w*)\s+(?:on\s+)?"
     r"(?:any|every|whatever)\s+(?:nvidia\s+)?(?:gpus?|cards?))"
     r"|\b(?:engines?|plans?)\s+(?:are|is)\s+portable\b"
     # "the serialized engine is just a file, build it on whatever box CI has and copy it to
@@ -710,6 +713,10 @@ _COMPARATIVE_RE = re.compile(
     r"\b(?:faster|quicker|better|wins?|superior|lower\s+latency|the\s+right\s+choice|"
     r"(?:platform|company|org)[- ]wide|(?:the\s+)?(?:platform\s+)?default|standardi[sz]e|"
     r"the\s+best|obvious\s+(?:pick|choice)|no-?brainer|beats?|outperforms?)\b", re.IGNORECASE)
+# A choice made whatever the facts: "I'd use TensorRT no matter how often the team retrains"
+# (not "I'd pick whatever batch still fits": a bare "whatever" there picks by a condition).
+_CHOICE_RE = re.compile(r"\b(?:i'd|i\s+would|we'd|we\s+would)\s+(?:still\s+)?(?:use|pick|go\s+with|"
+                        r"choose)\b", re.IGNORECASE)
 _HEDGE_RE = re.compile(
     r"\b(?:not\s+always|isn't\s+always|aren't\s+always|never\s+always|unless|except|but\s+the|"
     r"depends|trade-?offs?|however|although|though)\b", re.IGNORECASE)
@@ -724,6 +731,8 @@ def universal_comparisons(text: str, sentences: list) -> list[WrongClaim]:
         if universal is None or _HEDGE_RE.search(body):
             continue
         comparative = _COMPARATIVE_RE.search(body)
+        if comparative is None and not universal.group().lower().startswith("whatever"):
+            comparative = _CHOICE_RE.search(body)
         if comparative is None:
             continue
         start = sentence.start + min(universal.start(), comparative.start())

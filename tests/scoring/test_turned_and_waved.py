@@ -99,3 +99,56 @@ def test_a_contrast_waved_away_on_both_sides_is_not_the_caveat() -> None:
     said = ("45k divided by 80 is about 562 per GPU. Their claim is p95 not p99, so the tail "
             "beyond it is unknown and I'd measure our own.")
     assert verdict("meta-80-a100-sanity-check", "percentile-caveat", said) == "made"
+
+
+# Pitfalls committed in plain words.
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "For a strict budget I'd use TensorRT no matter how often the fraud team retrains."),
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "TensorRT's big selling point is that you compile the engine once and then ship it to "
+     "whatever GPU you like, which is nice operationally."),
+    ("doordash-eta-canary", "no-bake",
+     "I wouldn't wait around for a stabilization window, the routing change takes effect "
+     "instantly, so I'd start comparing the canary from minute one and promote if it looks "
+     "clean."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd roll straight to 64 and keep going while the GPU has room, since idle SMs are money "
+     "on the table."),
+    ("instacart-canary-playbook", "errors-only",
+     "Spinnaker rolling back on 5xx covers the failure modes that actually matter, if the model "
+     "is broken it'll throw errors."),
+])
+def test_a_pitfall_in_plain_words_is_committed(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) == "made"
+
+
+# The same ground covered without the mistake, and mistakes named only to avoid them.
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts",
+     "I'd use TensorRT if retrains are weekly or slower, and TorchServe if they're daily, "
+     "because of the 45-minute rebuild."),
+    ("pinterest-batch-size-tradeoff", "chase-utilization",
+     "I'd pick whatever batch still comes in under 10ms at p99 after a sweep of 16 and 32."),
+    ("doordash-eta-canary", "no-bake",
+     "I'd wait out the 15-minute stabilization window after each weight change before "
+     "comparing the canary, then promote."),
+    ("azure-capacity-spreadsheet-review", "accepts-1250",
+     "Signing off at 1,250 would have the fleet at 100% of its benchmarked capacity at peak, so "
+     "the first spike or rolling deploy pushes p99 past 20ms."),
+    ("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+     "The kill switch is the router's cell-to-version map, held in memory and pushed on change, "
+     "so there's no per-request flag call and none of that 200 microsecond tax on the hot path."),
+])
+def test_the_mistake_avoided_or_criticised_is_not_committed(slug: str, key: str,
+                                                            answer: str) -> None:
+    assert verdict(slug, key, answer) == "missed"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("azure-capacity-spreadsheet-review", "accepts-1250", "I'd sign off on 1,250 as is."),
+    ("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+     "The 200us flag lookup is negligible, I'd evaluate flags remotely per request."),
+])
+def test_the_mistake_itself_is_still_committed(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) == "made"
