@@ -163,6 +163,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         evidence = _without_longer_siblings(doc, evidence, _longer_siblings(criterion, criteria))
     if _about_breakdown(criterion):
         evidence = _with_breakdown(doc, evidence, tainted)
+    elif evidence.hits and _figures_alone(doc, evidence, criterion):
+        evidence = _keeping(evidence, [])
     misattributed: list[Span] = []
     turned: list[Span] = []
     subject = criterion_subject(criterion, alternatives)
@@ -203,6 +205,31 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     else:
         verdict, credit, spans = "missed", 0.0, []
     return _verdict(criterion, verdict, round(credit, 3), spans)
+
+
+@lru_cache(maxsize=1024)
+def _criterion_words(criterion: CriterionSpec) -> frozenset[str]:
+    """The words (not figures) of a criterion's label and phrases."""
+    said = " ".join([criterion.label, *criterion.phrases])
+    return frozenset(t.key for t in tokenize(said) if t.content and not t.lower[0].isdigit())
+
+
+# A point that is a figure to pick ("Picks a target in the reported range") is made by it.
+_PICKS_FIGURE_RE = re.compile(r"\b(?:picks|sets|chooses)\b.{0,20}\btarget\b", re.IGNORECASE)
+
+
+def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) -> bool:
+    """Whether the point was found only as figures ("8" of "8-GPU box" for "8-bit", a "2ms"
+    queueing slice for the "~2ms" launch overhead) in sentences that say none of its words:
+    a number names no point by itself."""
+    if _PICKS_FIGURE_RE.search(criterion.label) or not all(
+            _FIGURE_RE.fullmatch(doc.text[s.start : s.end])
+            for _, match in evidence.hits for s in match.spans):
+        return False
+    words = _criterion_words(criterion)
+    sentences = {match.sentence for _, match in evidence.hits}
+    return not any(token.key in words for token in doc.tokens
+                   if token.sentence in sentences and token.content)
 
 
 @lru_cache(maxsize=1024)

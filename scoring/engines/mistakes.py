@@ -95,7 +95,8 @@ _SUFFICIENT_RE = re.compile(
     # "with enough requests" asks for a quantity; it does not call a signal enough.
     r"\b(?:(?:good\s+)?enough(?!\s+(?:requests?|samples?|traffic|data|time|volume|users?|"
     r"events?|orders?|observations?|headroom|capacity|margin|evidence|statistical|power|"
-    r"hours?|minutes?|days?|replicas?|gpus?|load|queries|points?)\b)|sufficient|suffices?|plenty|all (?:we|you|i) (?:need|care about|"
+    r"hours?|minutes?|days?|replicas?|gpus?|load|queries|points?)\b)|sufficient|suffices?|"
+    r"plenty|all (?:we|you|i) (?:need|care about|"
     r"have to watch)|all the (?:[\w-]+\s+){0,2}(?:we|you|i)(?:'d| would)? (?:need|want)|"
     # "... and that's basically the monitoring plan": one signal offered as the whole plan.
     r"(?:that's|that is)\s+(?:basically\s+|really\s+|pretty much\s+)?(?:the|my|our)\s+(?:whole\s+|"

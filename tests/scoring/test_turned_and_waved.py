@@ -152,3 +152,20 @@ def test_the_mistake_avoided_or_criticised_is_not_committed(slug: str, key: str,
 ])
 def test_the_mistake_itself_is_still_committed(slug: str, key: str, answer: str) -> None:
     assert verdict(slug, key, answer) == "made"
+
+
+# A figure names no point by itself: the "8" of "an 8-GPU box" is not "8-bit", a "2ms"
+# queueing slice is not the ~2ms launch overhead.
+@pytest.mark.parametrize(("slug", "key", "figure_only", "said"), [
+    ("google-a100-7b-50k-qps", "quantization",
+     "Our measured number is ~40 QPS per A100 at 20ms p99, so an 8-GPU box does about 320 QPS "
+     "and 50,000 over 320 is about 156 boxes.",
+     "Before buying I'd try INT8 or 8-bit weights, which could cut the fleet a lot."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "I'd allocate roughly 2ms network and RPC, 4ms features, 2ms queueing in the batcher and "
+     "7ms forward pass.",
+     "Inside the GPU slice I'd reserve about 2ms for kernel launch overhead, paid on every call."),
+])
+def test_a_figure_alone_makes_no_point(slug: str, key: str, figure_only: str, said: str) -> None:
+    assert verdict(slug, key, figure_only) == "missed"
+    assert verdict(slug, key, said) in {"made", "partly"}
