@@ -177,6 +177,10 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         # "Bigger batches ... so each request's latency goes down": the trade-off the point is
         # about, turned round, wherever a vaguer sentence ("a bigger batch helps") names it.
         turned += [claim.span for claim in doc.wrong_claims if claim.kind == "batch"]
+    if _about_percentiles(criterion):
+        # "p95 sits above p99 in the tail", "p50, since that's the tail": percentiles turned
+        # round; whatever else is said of them, the candidate does not know their order.
+        turned += [claim.span for claim in doc.wrong_claims if claim.kind == "percentile"]
     evidence, waved = _without_dismissed(doc, evidence)
     evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
@@ -230,6 +234,12 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
     sentences = {match.sentence for _, match in evidence.hits}
     return not any(token.key in words for token in doc.tokens
                    if token.sentence in sentences and token.content)
+
+
+@lru_cache(maxsize=1024)
+def _about_percentiles(criterion: CriterionSpec) -> bool:
+    """A point on which percentile to watch or state (the tail, p95 against p99)."""
+    return bool(re.search(r"percentile", criterion.label, re.IGNORECASE))
 
 
 @lru_cache(maxsize=1024)

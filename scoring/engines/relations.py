@@ -111,14 +111,20 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
     """"p99 is lower than p50", "the median is higher than p99": a percentile order turned
     round."""
     found: list[WrongClaim] = []
-    for match in _PERCENTILE_RE.finditer(text):
+    position = 0
+    while (match := _PERCENTILE_RE.search(text, position)) is not None:
+        position = match.end()
         a = _rank(match.group("a"), match.group("na"))
         b = _rank(match.group("b"), match.group("nb"))
+        between = text[match.end("a") : match.start("b")]
+        if re.search(r"\bp\d{2}\b|\bmedian\b", between, re.IGNORECASE):
+            # "the SLA is on p95, and p95 sits above p99": the order is the later one's.
+            position = match.end("a")
+            continue
         if a == b:
             continue
-        between = text[match.end("a") : match.start("b")]
-        if re.search(r"\bp\d{2}\b|\bmedian\b|\bif\b|\bwhen\b|\d", between, re.IGNORECASE):
-            continue  # a figure, another percentile or a condition in between: not one order
+        if re.search(r"\bif\b|\bwhen\b|\d", between, re.IGNORECASE):
+            continue  # a figure or a condition in between: not one order
         says_lower = (match.group("rel") or match.group("rel2")).lower() in _LOW_WORDS
         if _ORDER_DENIED_RE.search(between):
             says_lower = not says_lower  # "p95 can never be higher than p99"
@@ -684,9 +690,26 @@ def reversed_percentile_shares(text: str, sentence_of) -> list[WrongClaim]:
     return found
 
 
+# "I'd track p50, since that's the tail", "the p5 of cold-start time, since the low percentiles
+# are where the slow outliers are": a low percentile taken for the tail (the slow requests sit
+# at the high ones).
+_LOW_PERCENTILE_AS_TAIL_RE = re.compile(
+    r"\b(?:p(?:[0-7]?\d)|median)\b[^.;!?]{0,30}?\b(?:that's|that\s+is|it's|which\s+is|is|as)\s+"
+    r"(?:the\s+|our\s+)?(?:tail|slow(?:est)?\s+(?:requests|outliers|tail|end))\b|"
+    r"\b(?:low(?:er)?|small(?:er)?|bottom)\s+percentiles?\s+(?:are|is)\s+(?:where\s+)?(?:the\s+)?"
+    r"(?:slow\w*|tail|outliers)\b", re.IGNORECASE)
+
+
+def low_percentiles_as_tail(text: str, sentence_of) -> list[WrongClaim]:
+    """A low percentile (p50, p5, "the low percentiles") said to be the tail."""
+    return [_claim(m.start(), m.end(), sentence_of, "percentile")
+            for m in _LOW_PERCENTILE_AS_TAIL_RE.finditer(text)]
+
+
 def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim]:
     """Every wrong relation, role or definition in the answer, in text order."""
     claims = [*misattributed_roles(tokens, text), *reversed_percentiles(text, sentence_of),
+              *low_percentiles_as_tail(text, sentence_of),
               *reversed_batching(text, sentence_of), *average_definitions(text, sentence_of),
               *portable_engines(text, sentence_of), *wrong_definitions(text, sentence_of),
               *misattributed_features(text, sentence_of),

@@ -169,3 +169,31 @@ def test_the_mistake_itself_is_still_committed(slug: str, key: str, answer: str)
 def test_a_figure_alone_makes_no_point(slug: str, key: str, figure_only: str, said: str) -> None:
     assert verdict(slug, key, figure_only) == "missed"
     assert verdict(slug, key, said) in {"made", "partly"}
+
+
+# Percentiles turned round contradict every point about percentiles, wherever else they are named.
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("snapchat-p95-12ms-bid-requests", "percentile-mismatch",
+     "p99 is 11.3ms, and since the SLA is on p95, and p95 sits above p99 in the tail, I'd expect "
+     "p95 is somewhere around 11.6 or so, still under 12."),
+    ("inference-slis-and-alerts", "user-slis",
+     "For latency I'd track p50, since that's the tail, the slow requests users complain about, "
+     "plus error rate."),
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "For the alert I'd use the p5 of cold-start time, since the low percentiles are where the "
+     "slow outliers are, and page when it's above 300ms."),
+])
+def test_percentiles_turned_round_contradict_the_point(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) == "contradicted"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("snapchat-p95-12ms-bid-requests", "percentile-mismatch",
+     "The SLA is on p95 but the dashboard shows p99, and p95 sits below p99, so 11.3ms at p99 "
+     "bounds the p95 from above."),
+    ("oracle-serverless-cold-starts", "coldstart-latency",
+     "I'd alert on the p99 of cold-start latency, since the high percentiles are where the slow "
+     "first requests show, and page when it stays above 300ms for 10 minutes."),
+])
+def test_percentiles_in_order_keep_the_point(slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) in {"made", "partly"}
