@@ -130,8 +130,13 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"no (?:users|traffic) on it|without (?:any )?(?:users|traffic)|warm[- ]?up|"
               r"train\w*|fine-?tun\w*|propagat\w*|push\w* (?:the )?(?:new )?(?:config|weights)|"
               r"sidecars?|(?:istio|the mesh|kubernetes|k8s|argo) (?:needs|takes)|warm(?:s|ing)|"
-              r"pre-?compil\w*|before it (?:gets|sees|takes|serves) any",
-              r"after|each step|every step|at each|per step|observ\w*|watch\w*|hold\w*"),
+              r"pre-?compil\w*|before it (?:gets|sees|takes|serves) any|"
+              # "the build stage where CI bakes the weights into the image"; "the soak after
+              # promotion, once the model is at 100%".
+              r"build (?:stage|step)|ci (?:bakes|builds)|into the (?:container |docker )?image|"
+              r"after (?:the )?(?:final |full )?promot\w*",
+              r"after(?!\s+(?:the\s+)?(?:final\s+|full\s+)?promot)|each step|every step|at each|"
+              r"per step|observ\w*|watch\w*|hold\w*"),
     # "the cache hit rate, meaning how many queries per second hit the JIT compiler": a rate
     # of traffic, not the share of lookups the cache answers.
     TermSense(r"(?:cache\s+)?hit\s+(?:rate|ratio)",
@@ -203,7 +208,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"free (?:gpu )?memory|(?:gpu|cuda|nvidia) driver|"
               # "meaning the server swaps to a smaller model variant when load spikes".
               r"smaller (?:model|variant)|model variant|swaps? (?:to|in) (?:a |the )?(?:smaller|"
-              r"lighter|cheaper)",
+              r"lighter|cheaper)|"
+              # "grows the batch size on its own when the GPU has free cycles, so there's no
+              # timeout": batches form within a wait, not from spare GPU capacity.
+              r"(?:free|spare|idle) (?:gpu )?cycles|no (?:timeout|max(?:imum)? (?:wait|delay))",
               r"group\w*|combin\w*|collect\w*|merg\w*|together|queue\w*|wait\w*|window|"
               r"(?:several|multiple|many|concurrent) requests|accumulat\w*|max_?batch\w*|"
               r"batch size (?:(?:is |gets )?(?:capped|grows|varies|depends on (?:the )?(?:traffic|"
@@ -253,6 +261,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"round\w*|lower-precision"),
     TermSense(r"sticky(?:\s+(?:bucket\w*|assignments?|sessions?|routing))?",
               r"same (?:set of )?(?:hosts|machines|servers|pods|nodes)|"
+              # "meaning the old canary pods stick around after promotion".
+              r"pods? (?:\w+ )?stick|stick around|old (?:canary )?(?:pods|replicas)|"
               r"(?:random\w*|re-?roll\w*|fresh\w*|re-?assign\w*) (?:\w+ )?(?:per|on|for|each|"
               r"every) (?:\w+ )?(?:request|call)|cach\w* (?:the )?(?:responses?|predictions?|"
               r"results?)",
@@ -352,7 +362,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"a second|an hour|a minute"),
     TermSense(r"kv[- ]?cache",
               r"cach\w* (?:the )?(?:whole )?(?:responses?|answers?|results?|predictions?|outputs?)|"
-              r"redis|cdn|on disk",
+              r"redis|cdn|on disk|"
+              # "a compressed copy of those weights", "sits in host memory".
+              r"(?:compressed )?copy of (?:the |those |its )?(?:model(?:'s)? )?weights|"
+              r"host (?:memory|ram)|cpu (?:memory|ram)|system (?:memory|ram)",
               r"keys?|values?|attention|tokens?|sequence|context|layers?|prefix"),
     TermSense(r"tensor[- ]parallel\w*",
               r"(?:several|multiple|many|more) (?:requests|replicas|copies)|replicas?|"

@@ -197,3 +197,37 @@ def test_percentiles_turned_round_contradict_the_point(slug: str, key: str, answ
 ])
 def test_percentiles_in_order_keep_the_point(slug: str, key: str, answer: str) -> None:
     assert verdict(slug, key, answer) in {"made", "partly"}
+
+
+# Terms defined in a sense they do not have, each with its right twin.
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("instacart-canary-playbook", "sticky",
+     "I'd definitely add sticky assignment, meaning the old canary pods stick around after "
+     "promotion so Spinnaker has something to roll back to.",
+     "I'd add sticky assignment, meaning each user is hashed to the same bucket so they always "
+     "see the same model."),
+    ("canary-and-versioning-design", "bake-window",
+     "The bake window is the build stage where CI bakes the weights into the image, usually "
+     "10-15 minutes.",
+     "The bake window is the 10-15 minutes we hold after each weight change and watch the canary "
+     "before the next step."),
+    ("pinterest-batch-size-tradeoff", "batch-wait",
+     "Dynamic batching just means the server grows the batch size on its own when the GPU has "
+     "free cycles, so there's no timeout to worry about.",
+     "Dynamic batching means the server collects requests that arrive within a max delay of "
+     "1-2ms into one batch."),
+    ("amazon-t4-3b-30k-qps", "memory-fit",
+     "Memory is fine: 3B in FP16 is ~6 GB on a 16 GB card, and the KV cache is just a compressed "
+     "copy of those weights kept for fast lookup, so it doesn't need room of its own.",
+     "3B in FP16 is ~6 GB on a 16 GB card, leaving ~10 GB for the KV cache, which holds keys and "
+     "values per token and caps the batch size."),
+    ("gpu-cluster-sizing-method", "memory-fit",
+     "The KV cache sits in host memory, so on the GPU we only need to fit the weights and 80 GB "
+     "is plenty.",
+     "The weights and the KV cache, which grows with tokens in flight, both have to fit in the "
+     "80 GB of GPU memory."),
+])
+def test_a_term_defined_wrongly_contradicts_its_point(slug: str, key: str, wrong: str,
+                                                      right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
