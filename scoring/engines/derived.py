@@ -30,9 +30,10 @@ def _clear_slip(stated: float, wanted: float) -> bool:
 
 # Between the two figures of a comparison ("7ms vs 12ms", "from 12ms to 7ms", "7ms compared
 # with 12ms", "7ms against 12ms", "7ms on TensorRT versus 12ms on TorchServe").
+# A percentile's name may sit between them: "7ms p99 vs 12ms on TorchServe".
 _VERSUS_RE = re.compile(
-    r"^[^.;:!?\n\d]{0,40}?\b(?:vs\.?|versus|against|compared\s+(?:with|to)|to|instead\s+of|"
-    r"over)\b[^.;:!?\n\d]{0,40}$", re.IGNORECASE)
+    r"^(?:[^.;:!?\n\d]|\b[pP]\d{2}\b){0,40}?\b(?:vs\.?|versus|against|compared\s+(?:with|to)|to|"
+    r"instead\s+of|over)\b[^.;:!?\n\d]{0,40}$", re.IGNORECASE)
 _FROM_RE = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _DOWN_WORDS = re.compile(
     r"^\s*(?:faster|quicker|lower|less|fewer|smaller|cheaper|reduction|decrease|cut|drop|"

@@ -231,3 +231,14 @@ def test_a_term_defined_wrongly_contradicts_its_point(slug: str, key: str, wrong
                                                       right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+def test_a_share_that_does_not_follow_is_flagged_with_a_percentile_between_the_figures() -> None:
+    from scoring.engines.clauses import analyse
+
+    wrong = analyse("On a BERT-style model it's 7ms p99 vs 12ms on TorchServe, so TensorRT cuts "
+                    "the tail by about 70%.")
+    assert [(c.stated, c.expression) for c in wrong.implied] == [(70.0, "(12 - 7) / 12")]
+    right = analyse("On a BERT-style model it's 7ms p99 vs 12ms on TorchServe, so TensorRT cuts "
+                    "the tail by about 40%.")
+    assert right.implied == []
