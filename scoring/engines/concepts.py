@@ -218,6 +218,9 @@ def _criterion_words(criterion: CriterionSpec) -> frozenset[str]:
     return frozenset(t.key for t in tokenize(said) if t.content and not t.lower[0].isdigit())
 
 
+_ALERT_POINT_RE = re.compile(r"\b(?:alert\w*|thresholds?|windows?)\b", re.IGNORECASE)
+_ALERT_VERB_RE = re.compile(r"\b(?:page|paging|pages|alert\w*|alarm\w*|fires?|trigger\w*)\b",
+                            re.IGNORECASE)
 # A point that is a figure to pick ("Picks a target in the reported range") is made by it.
 _PICKS_FIGURE_RE = re.compile(r"\b(?:picks|sets|chooses)\b.{0,20}\btarget\b", re.IGNORECASE)
 
@@ -227,11 +230,17 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
     queueing slice for the "~2ms" launch overhead) in sentences that say none of its words:
     a number names no point by itself."""
     if _PICKS_FIGURE_RE.search(criterion.label) or not all(
-            _FIGURE_RE.fullmatch(doc.text[s.start : s.end])
-            for _, match in evidence.hits for s in match.spans):
+            pattern.numbers and all(_FIGURE_RE.fullmatch(doc.text[s.start : s.end])
+                                    for s in match.spans)
+            for pattern, match in evidence.hits):
+        # (A shape the point is written in, "over 300ms for 10 minutes", is no phrase's figure.)
         return False
     words = _criterion_words(criterion)
     sentences = {match.sentence for _, match in evidence.hits}
+    if _ALERT_POINT_RE.search(criterion.label) and any(
+            _ALERT_VERB_RE.search(doc.text[doc.sentences[i].start : doc.sentences[i].end])
+            for i in sentences if 0 <= i < len(doc.sentences)):
+        return False  # "Page if p99 stays above 300ms over 10 min": the window is the point
     return not any(token.key in words for token in doc.tokens
                    if token.sentence in sentences and token.content)
 

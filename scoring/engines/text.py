@@ -770,7 +770,7 @@ _CLAIM_VERBS = frozenset(["claiming", "assuming", "concluding", "promising", "be
 
 
 _ANAPHORS = frozenset(["that's", "thats", "it's", "its", "this's", "which's", "it", "that",
-                       "this", "they", "they're", "theyre", "those"])
+                       "this", "they", "they're", "theyre"])
 
 
 _COPULAS = frozenset(["that's", "thats", "it's", "its", "they're", "theyre"])
