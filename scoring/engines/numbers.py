@@ -811,6 +811,11 @@ def _is_container(text: str, quantity: Quantity) -> bool:
     return bool(_CONTAINER_BEFORE_RE.search(before) and _NOT_A_LABEL_RE.match(text, quantity.end))
 
 
+# "model compute 6ms including the ~2ms launch overhead": a share of the part before it.
+_SUBPART_BEFORE_RE = re.compile(r"\b(?:including|incl\.?|of\s+which)\s+(?:the\s+|about\s+|"
+                                r"around\s+|roughly\s+|~\s?)*$", re.IGNORECASE)
+
+
 def _breakdown(text: str, quantities: list[Quantity], unit: str) -> list[Quantity]:
     """The parts of a same-unit list ("network 3ms, features 5ms, model 6ms"): three or more,
     each named, joined by commas, "and" or "+", not alternatives ("5ms or 10ms") or a distribution
@@ -825,7 +830,8 @@ def _breakdown(text: str, quantities: list[Quantity], unit: str) -> list[Quantit
     if not candidates:
         return []
     base = min(d for _, d in candidates)
-    parts = [q for q, d in candidates if d == base and not _is_container(text, q)]
+    parts = [q for q, d in candidates if d == base and not _is_container(text, q)
+             and not _SUBPART_BEFORE_RE.search(text, max(0, q.start - 25), q.start)]
     if len(parts) >= 4:  # a subtotal stated in the list ("15ms: 2ms, 3ms, ...") is not a part
         for q in (parts[0], parts[-1]):
             rest = sum(o.value for o in parts if o is not q)

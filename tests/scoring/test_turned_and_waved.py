@@ -242,3 +242,15 @@ def test_a_share_that_does_not_follow_is_flagged_with_a_percentile_between_the_f
     right = analyse("On a BERT-style model it's 7ms p99 vs 12ms on TorchServe, so TensorRT cuts "
                     "the tail by about 40%.")
     assert right.implied == []
+
+
+def test_a_breakdown_that_overruns_its_target_is_flagged_past_a_share_of_one_part() -> None:
+    from scoring.engines.numbers import find_sum_claims
+
+    over = ("Per stage: network + serialization 3ms, feature fetch 5ms, preprocessing 2ms, batch "
+            "queue 3ms, model compute 6ms including the ~2ms kernel launch overhead we measured, "
+            "and postprocessing 1ms, so that all fits in the 15ms.")
+    assert [(c.stated, c.actual) for c in find_sum_claims(over)] == [(15.0, 20.0)]
+    fits = ("Per stage: network 3ms, features 4ms, model 6ms including the ~2ms launch overhead, "
+            "batching 1ms and post 1ms, so that all fits in the 15ms.")
+    assert find_sum_claims(fits) == []
