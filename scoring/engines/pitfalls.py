@@ -166,9 +166,17 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
             continue
         inside = [t for t in doc.tokens if quantity.start <= t.start < quantity.end]
         if inside and all(t.negated for t in inside) and not _AVOIDED_COST_RE.search(
-                doc.text, max(0, quantity.start - 30), quantity.start):
+                doc.text, max(0, quantity.start - 30), quantity.start) \
+                and not _COST_AFFIRMED_RE.search(doc.text, max(0, quantity.start - 40),
+                                                 quantity.start):
             found.append(quantity)
     return found
+
+
+# "the flag check isn't free, ~200µs per request remotely": a denied dismissal counts the cost.
+_COST_AFFIRMED_RE = re.compile(r"\b(?:isn't|is\s+not|aren't|are\s+not|not|never)\s+(?:\w+\s+)?"
+                               r"(?:free|cheap|negligible|nothing|trivial|zero|costless)\b"
+                               r"[^.;!?]{0,30}$", re.IGNORECASE)
 
 
 # "no per-request flag call and none of that 200 microsecond tax": a cost designed away, not
@@ -275,7 +283,8 @@ def _close_together(doc: Document, pattern: Pattern, spans: list[Span]) -> bool:
     return not _CLAUSE_BREAK_RE.search(between)
 
 
-_CLAUSE_BREAK_RE = re.compile(r"[;:()]|\b(?:because|but|since|while|whereas|although)\b",
+# (", so each server keeps flag state in memory" is the consequence, another thought.)
+_CLAUSE_BREAK_RE = re.compile(r"[;:()]|,\s*so\b|\b(?:because|but|since|while|whereas|although)\b",
                               re.IGNORECASE)
 
 

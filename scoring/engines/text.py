@@ -146,7 +146,8 @@ _BACKWARD_DISMISSALS = (
     ("only", "spam"), ("just", "spam"), ("would", "spam"), ("isn't", "really", "a"),
     ("isn't", "a", "thing"), ("not", "a", "thing"), ("not", "worried"), ("isn't", "worth"),
     ("aren't", "worth"), ("too", "much", "to"), ("too", "volatile"), ("too", "jumpy"),
-    ("too", "spiky"), ("too", "flaky"),
+    ("too", "spiky"), ("too", "flaky"), ("from", "being", "an", "issue"),
+    ("from", "being", "a", "problem"), ("from", "becoming", "an", "issue"),
     # "can be skipped", "more trouble than it's worth", "sounds good on paper", "feels
     # excessive", "doesn't buy us much", "is low value", "the kind of thing we can add later".
     ("be", "skipped"), ("be", "dropped"), ("more", "trouble"), ("on", "paper"), ("excessive",),
@@ -361,7 +362,8 @@ def _joinable(text: str, start: int, end: int) -> bool:
 
 # --- Sentences ----------------------------------------------------------------------------
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\-•*])|\n\s*")
+# A lower-case start counts too: candidates type "... a lot. torchserve is slower".
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Za-z0-9\-•*])|\n\s*")
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "approx.", "cf.")
 
 

@@ -254,3 +254,31 @@ def test_a_breakdown_that_overruns_its_target_is_flagged_past_a_share_of_one_par
     fits = ("Per stage: network 3ms, features 4ms, model 6ms including the ~2ms launch overhead, "
             "batching 1ms and post 1ms, so that all fits in the 15ms.")
     assert find_sum_claims(fits) == []
+
+
+def test_a_cost_said_not_to_be_free_is_not_waved_away() -> None:
+    counted = ("Four: a per-segment kill switch that routes a segment back to the old model. But "
+               "the flag check isn't free, ~200µs per request remotely; at 50k QPS that's 10 "
+               "CPU-seconds every second, plus 200µs on every request, so each server keeps flag "
+               "state in memory and gets updates streamed to it.")
+    result = RubricEngine().score(bank_question("robinhood-bad-model-blast-radius"), counted)
+    found = {v.key: v.verdict for v in result.criteria}
+    assert found["remote-flag-every-request"] == "missed"
+    assert found["flag-latency"] == "made"
+    waved = ("I also wouldnt cache feature flags locally, 200 microseconds per request is "
+             "nothing, just call the flag service every time so it's always fresh.")
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   waved) == "made"
+
+
+def test_sentences_typed_in_lower_case_are_still_sentences() -> None:
+    lower = ("tensorrt is the faster one since it compiles and optimises the graph (fusing layers, "
+             "lower precision), so for a strict latency budget it has the edge. the problem is "
+             "the engine has to be rebuilt every time the model changes, and fraud models get "
+             "retrained a lot, so that slows down shipping new versions. torchserve is slower but "
+             "deploying a new version is just uploading it.")
+    result = RubricEngine().score(bank_question("stripe-fraud-tensorrt-vs-torchserve"), lower)
+    found = {v.key: v.verdict for v in result.criteria}
+    assert found["reversed-facts"] == "missed"
+    assert found["rebuild-cost"] == "made"
+    assert found["latency-advantage"] == "made"
