@@ -190,7 +190,8 @@ _WORDS_RE = re.compile(
     rf"\b(?:(?P<couple>a\s+couple\s+of)|(?P<halfa>half\s+an?)|"
     rf"(?:(?P<article>an?)\s+(?=(?:hundred|thousand|million|billion|dozen)\b))?"
     rf"(?P<words>(?:{_NUMBER_WORD})(?:(?:\s*-\s*|\s+(?:and\s+)?)(?:{_NUMBER_WORD}))*)"
-    rf"(?P<half>\s+and\s+a\s+half)?)\b",
+    # "two and a half thousand cards" is 2,500.
+    rf"(?P<half>\s+and\s+a\s+half(?:\s+(?P<halfscale>hundred|thousand|million|billion))?)?)\b",
     re.IGNORECASE)
 # After a small number in words, what shows it is a quantity: a unit, a scale, or a range.
 _UNIT_AFTER_RE = re.compile(
@@ -262,10 +263,12 @@ def _spelled_numbers(text: str) -> list[tuple[int, int, str]]:
             if value is None:
                 continue
             value += 0.5 if match.group("half") else 0.0
+            if match.group("halfscale"):
+                value *= _SCALE_WORDS[match.group("halfscale").lower()]
             words = re.findall(r"[a-z]+", match.group("words").lower())
             if words[0] in _SCALE_WORDS and not match.group("article"):
                 continue  # "thousands", "hundred" alone: no number
-            scaled = any(w in _SCALE_WORDS for w in words)
+            scaled = any(w in _SCALE_WORDS for w in words) or bool(match.group("halfscale"))
         if not scaled and value < 10 and not _UNIT_AFTER_RE.match(text, match.end()):
             continue
         out.append((match.start(), match.end(), format(value, "g") if value < 1e15 else ""))

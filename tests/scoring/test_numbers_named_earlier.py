@@ -72,3 +72,11 @@ def test_the_right_share_said_over_an_hour_is_accepted() -> None:
     check, _ = hourly_check("Over an hour that rule adds up to 2% x 12 = 24%, far above the "
                             "0.5% an hour the SLI allows.")
     assert check.within_tolerance
+
+
+def test_two_and_a_half_thousand_is_2500() -> None:
+    from scoring.engines.numbers import find_quantities
+
+    found = find_quantities("Thirty thousand divided by twelve is two and a half thousand cards.")
+    assert [q.value for q in found] == [30000.0, 12.0, 2500.0]
+    assert [q.value for q in find_quantities("two and a half milliseconds")] == [0.0025]
