@@ -395,6 +395,39 @@ def _states_wrongly(claim: WrongClaim, span: Span) -> bool:
     return claim.kind == "role" and claim.span.start < span.start and span.end <= claim.span.end
 
 
+# What turns a sentence round after a dismissal: "I'd skip X, but X with a cap is fine".
+_TURN_AFTER_DISMISSAL_RE = re.compile(r"\b(?:but|however|though|although|instead|rather|yet|"
+                                      r"except|unless)\b|[;:]", re.IGNORECASE)
+
+
+_REFUSAL_BEFORE_RE = re.compile(
+    r"\b(?:skip\w*|drop\w*|ignore|leave\s+out|(?:i|we)(?:'d|\s+would)?\s+(?:rather\s+)?not|"
+    r"(?:i|we)\s+(?:also\s+|really\s+|honestly\s+)?(?:wouldn'?t|won'?t|don'?t|do\s+not|would\s+not)|"
+    r"no\s+need)\b[^.;:!?]{0,40}$", re.IGNORECASE)
+
+
+def _reason_for_dismissal(doc: Document, match: Match) -> bool:
+    """Whether the match restates words the same sentence has just waved away, as the reason
+    for waving them ("I'd skip batching entirely, batching only adds waiting"): every matched
+    word said negated earlier in the sentence, with no turn in between."""
+    words = [doc.tokens[i] for s in match.spans
+             if (i := doc.token_index.get(s.start)) is not None and not doc.tokens[i].negated]
+    if not words:
+        return False
+    first = min(t.start for t in words)
+    sentence = doc.sentences[match.sentence]
+    earlier = [t for t in doc.tokens
+               if t.sentence == match.sentence and t.start < first and t.negated and t.content]
+    if not earlier or not any(t.key == w.key for t in earlier for w in words):
+        return False
+    waved_first = min(t.start for t in earlier if any(t.key == w.key for w in words))
+    after = max(t.end for t in earlier if any(t.key == w.key for w in words))
+    # Waved away by the candidate's own refusal ("I'd skip", "I wouldn't"), not a plain "not"
+    # ("p99 and not a mean, the mean hides ...") or a "never-seen" shape.
+    return bool(_REFUSAL_BEFORE_RE.search(doc.text, sentence.start, waved_first)) \
+        and not _TURN_AFTER_DISMISSAL_RE.search(doc.text, after, first)
+
+
 def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
     """The evidence without phrases said in a stretch the dismissal model reads as waving the
     point away ("zone failure planning I'd leave to the SRE team"), and those phrases' spans."""
@@ -405,7 +438,8 @@ def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, lis
             sentence = doc.sentences[match.sentence]
             at = match.spans[0].start
             if waves_away(doc.text, sentence.start, sentence.end, at) \
-                    or conceded_then_dismissed(doc.text, sentence.start, sentence.end, at):
+                    or conceded_then_dismissed(doc.text, sentence.start, sentence.end, at) \
+                    or _reason_for_dismissal(doc, match):
                 waved += match.spans
                 continue
         kept.append((pattern, match))

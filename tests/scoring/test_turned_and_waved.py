@@ -282,3 +282,19 @@ def test_sentences_typed_in_lower_case_are_still_sentences() -> None:
     assert found["reversed-facts"] == "missed"
     assert found["rebuild-cost"] == "made"
     assert found["latency-advantage"] == "made"
+
+
+def test_the_reason_given_for_skipping_a_point_does_not_make_it() -> None:
+    skipped = ("I'd target 15ms p99. And I'd skip batching entirely, batching only adds waiting, "
+               "so one request per GPU call.")
+    result = RubricEngine().score(bank_question("tiktok-20ms-budget"), skipped)
+    found = {v.key: v.verdict for v in result.criteria}
+    assert found["batching-tradeoff"] == "contradicted"
+    assert found["launch-overhead"] == "missed"  # "per GPU call" is no per-call launch cost
+    kept = ("I'd skip fixed batches, but dynamic batching with a 1ms cap on the wait keeps p99 "
+            "in check.")
+    assert verdict("tiktok-20ms-budget", "batching-tradeoff", kept) == "made"
+    # A plain "not" is no refusal: "p99 and not a mean, the mean hides the slow requests".
+    plain = ("It's got to be p99 and not a mean, the mean hides the slow requests the caller's "
+             "timeout will drop.")
+    assert verdict("ad-ranking-latency-target", "tail-percentile", plain) == "made"
