@@ -174,7 +174,8 @@ _PERCENTILE_SUPERLATIVE_RE = re.compile(
 
 # "bigger batches", "larger batch sizes", "increasing the batch size", "batch size up".
 _BATCH_UP_RE = re.compile(
-    r"\b(?:(?:bigger|larger|higher|more|increas\w*|rais\w*|grow\w*)\s+(?:the\s+)?batch(?:es|ing)?"
+    r"\b(?:(?:bigger|larger|higher|more|huge|massive|increas\w*|rais\w*|grow\w*)\s+(?:the\s+)?"
+    r"batch(?:es|ing)?"
     r"(?:\s+sizes?)?|batch(?:es|ing)?(?:\s+sizes?)?\s+(?:go(?:es)?|goes)\s+up)\b", re.IGNORECASE)
 _BATCH_DOWN_RE = re.compile(
     r"\b(?:(?:smaller|fewer|lower|decreas\w*|reduc\w*|shrink\w*)\s+(?:the\s+)?batch(?:es|ing)?"
@@ -215,7 +216,7 @@ _EFFECT_AS_BATCH_RE = re.compile(
 
 _SOONER_RE = re.compile(
     r"\b(?:each|every|a|the|individual)\s+requests?\s+(?:\w+\s+){0,2}?(?:finish\w*|complet\w*|"
-    r"return\w*|comes?\s+back|gets?\s+served)\s+(?:sooner|faster|quicker|earlier)\b",
+    r"return\w*|comes?\s+back|gets?\s+served|gets?)\s+(?:sooner|faster|quicker|earlier)\b",
     re.IGNORECASE)
 
 

@@ -27,6 +27,8 @@ def verdict(slug: str, key: str, answer: str) -> str:
     "efficient with big batches, so I'd push the batch size as high as memory allows.",
     "A bigger batch spreads the fixed kernel launch cost over more requests, so each request's "
     "latency actually goes down and the p99 improves along with utilization.",
+    "For the GPU, the 2ms kernel launch overhead is exactly why you want huge batches, like 256: "
+    "the launch cost gets amortised so every request gets faster.",
     "Going from 8 to a bigger batch would help both things, actually. Because the launch "
     "overhead is paid once per batch, the lower each one's latency gets, so p99 should drop as "
     "the batch grows.",
