@@ -105,7 +105,9 @@ CRITIQUE_OPENING = 60  # characters of a sentence where a critique frame opens i
 # "(remote 200us eval per request is too costly at high QPS)", "asking a remote flag service
 # on each request burns a lot of CPU at this volume": the mistake named, then condemned.
 _CONDEMNED_AFTER_RE = re.compile(
-    r"^(?:(?!\b(?:since|because|as|so|which|while|whereas|but)\b)[^.;!?,]){0,80}?"
+    # ("~200us/req, too costly at high QPS": a unit's tail and a comma may come first.)
+    r"^(?:[^\s.;!?,]{0,8},\s*)?(?:(?!\b(?:since|because|as|so|which|while|whereas|but)\b)"
+    r"[^.;!?,]){0,80}?"
     r"(?<!not\s)(?<!n't\s)(?<!never\s)"
     r"\b(?:(?:way\s+|far\s+|much\s+)?too\s+(?:costly|expensive|slow|heavy)|"
     r"(?:would\s+be|is|'s|are)\s+(?:a\s+|the\s+)?(?:(?:big|real|classic)\s+)?(?:mistake|"

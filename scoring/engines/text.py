@@ -791,9 +791,18 @@ def _anaphor_before(tokens: list[Token], index: int) -> bool:
     return False
 
 
+# A cost called too high is counted, not waved off: in "a remote check is ~200us/req, too costly
+# at high QPS" the check is turned down and its 200us stands.
+_COST_TOO_HIGH = frozenset(["costly", "expensive", "slow"])
+
+
 def _negate_backward(text: str, tokens: list[Token], index: int,
                      skip_break: bool = False) -> None:
+    keep_figures = tokens[index].lower == "too" and index + 1 < len(tokens) \
+        and tokens[index + 1].lower in _COST_TOO_HIGH
     for j in range(index - 1, max(-1, index - 16), -1):
+        if keep_figures and tokens[j].lower[0].isdigit():
+            continue
         if _breaks_between(text, tokens[j], tokens[j + 1]):
             between = text[tokens[j].end : tokens[j + 1].start]
             # "Same with zone failures - that's a non-issue": the pronoun reaches back over

@@ -300,3 +300,16 @@ def test_the_reason_given_for_skipping_a_point_does_not_make_it() -> None:
     plain = ("It's got to be p99 and not a mean, the mean hides the slow requests the caller's "
              "timeout will drop.")
     assert verdict("ad-ranking-latency-target", "tail-percentile", plain) == "made"
+
+
+def test_a_cost_called_too_high_is_counted_not_waved_off() -> None:
+    answer = ("Per-segment kill-switch flag, cached in-process (a remote check is ~200us/req, too "
+              "costly at high QPS).")
+    result = RubricEngine().score(bank_question("robinhood-bad-model-blast-radius"), answer)
+    found = {v.key: v.verdict for v in result.criteria}
+    assert found["flag-latency"] == "made"
+    assert found["remote-flag-every-request"] == "missed"
+    # The mistake itself, the cost waved off, is still the pitfall.
+    waved = "A remote flag check per request is ~200us, which is negligible, so no cache."
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   waved) == "made"
