@@ -310,6 +310,6 @@ def test_a_cost_called_too_high_is_counted_not_waved_off() -> None:
     assert found["flag-latency"] == "made"
     assert found["remote-flag-every-request"] == "missed"
     # The mistake itself, the cost waved off, is still the pitfall.
-    waved = "A remote flag check per request is ~200us, which is negligible, so no cache."
+    waved = "The 200us flag lookup is negligible, I'd evaluate flags remotely per request."
     assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
                    waved) == "made"
