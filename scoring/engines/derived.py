@@ -481,10 +481,22 @@ _HYPHENED_TIME_RE = re.compile(r"-(second|sec|minute|min|hour|hr)s?\b", re.IGNOR
 _HYPHENED_SECONDS = {"sec": 1.0, "min": 60.0, "hou": 3600.0, "hr": 3600.0}
 
 
+_OF_RATE_RE = re.compile(r"^\s*of\s+(?:the\s+|our\s+)?(?:about|around|roughly|~)?\s*$",
+                         re.IGNORECASE)
+
+
 def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged: list[Calculation] = []
-    for i in range(1, len(quantities) - 2):
+    for i in range(len(quantities) - 2):
         share, window, result = quantities[i], quantities[i + 1], quantities[i + 2]
+        named: Quantity | None = None
+        if _is_rate(window) and i + 3 < len(quantities) \
+                and _OF_RATE_RE.match(text[share.end : window.start]):
+            # "2% of roughly 100k orders an hour over the 15 minutes is about 30,000 orders":
+            # the rate named between the share and the window.
+            named, window, result = window, quantities[i + 2], quantities[i + 3]
+        elif i == 0:
+            continue
         seconds, window_end = window.value, window.end
         hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
         if hyphened:  # "the 15-minute window"
@@ -494,11 +506,13 @@ def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculat
             continue
         if share.unit != "%" or share.is_range or window.is_range:
             continue
-        if not _OVER_THE_WINDOW_RE.match(text[share.end : window.start]) \
+        if (named is None and not _OVER_THE_WINDOW_RE.match(text[share.end : window.start])) \
                 or not _WINDOW_IS_RE.match(text[window_end : result.start]):
             continue
-        base = next((q for q in reversed(quantities[:i]) if _is_rate(q)
-                     and share.start - q.end <= 120), None)
+        if named is not None and not _OVER_THE_WINDOW_RE.match(text[named.end : window.start]):
+            continue
+        base = named or next((q for q in reversed(quantities[:i]) if _is_rate(q)
+                              and share.start - q.end <= 120), None)
         if base is None or result.unit not in {base.unit.removesuffix("/s"), ""} \
                 or result.value <= 0 or not _same_sentence(text, base.start, result.end):
             continue

@@ -313,3 +313,13 @@ def test_a_cost_called_too_high_is_counted_not_waved_off() -> None:
     waved = "The 200us flag lookup is negligible, I'd evaluate flags remotely per request."
     assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
                    waved) == "made"
+
+
+def test_a_share_of_a_rate_over_a_window_is_checked_when_the_rate_sits_between() -> None:
+    from scoring.engines.clauses import analyse
+
+    wrong = analyse("On sample size I'm not worried: 2% of roughly 100k orders an hour over the 15 "
+                    "minutes is about 30,000 orders, so one window is plenty to decide.")
+    assert [(c.stated, round(c.actual)) for c in wrong.implied] == [(30000.0, 500)]
+    right = analyse("2% of roughly 100k orders an hour over the 15 minutes is about 500 orders.")
+    assert right.implied == []
