@@ -354,8 +354,10 @@ _TURNED_FACTS = (
     # (batch_size and max_batch_delay per model).
     re.compile(r"\btorchserve\b[^.;,]{0,40}?\b(?:(?:has|have|offers?|does|supports?)\s+no\s+"
                r"(?:real\s+|proper\s+|actual\s+)?(?:dynamic\s+)?batching|(?:can't|cannot|can\s+not|"
-               r"doesn't|does\s+not|won't)\s+(?:really\s+)?(?:do\s+(?:any\s+)?)?batch\w*)\b",
-               re.IGNORECASE),
+               r"doesn't|does\s+not|won't)\s+(?:really\s+)?(?:do\s+(?:any\s+)?)?batch\w*|"
+               # "whereas TorchServe handles one request at a time".
+               r"(?:only\s+)?(?:handles|processes|serves|runs|takes|does)\s+(?:only\s+)?(?:one|a\s+single)\s+"
+               r"request\s+at\s+a\s+time)\b", re.IGNORECASE),
     # "the thing that gets worse with batch size is the kernel launch overhead": it is a fixed
     # cost per call, spread thinner by a bigger batch.
     re.compile(r"\blaunch\s+overhead\b[^.;]{0,40}?\b(?:grows?|increases?|rises?|gets?\s+worse|"

@@ -323,3 +323,14 @@ def test_a_share_of_a_rate_over_a_window_is_checked_when_the_rate_sits_between()
     assert [(c.stated, round(c.actual)) for c in wrong.implied] == [(30000.0, 500)]
     right = analyse("2% of roughly 100k orders an hour over the 15 minutes is about 500 orders.")
     assert right.implied == []
+
+
+def test_torchserve_said_to_handle_one_request_at_a_time_is_a_fact_turned_round() -> None:
+    wrong = ("For latency, TensorRT is faster because it batches requests dynamically across "
+             "clients, whereas TorchServe handles one request at a time, that's where the 7 vs "
+             "12ms kind of gap comes from I believe.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage",
+                   wrong) == "contradicted"
+    right = ("TorchServe batches requests dynamically with a max delay, so it doesn't just handle "
+             "one request at a time.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "dynamic-batching", right) == "made"
