@@ -148,6 +148,7 @@ _BACKWARD_DISMISSALS = (
     ("aren't", "worth"), ("too", "much", "to"), ("too", "volatile"), ("too", "jumpy"),
     ("too", "spiky"), ("too", "flaky"), ("from", "being", "an", "issue"),
     ("from", "being", "a", "problem"), ("from", "becoming", "an", "issue"),
+    ("next", "to", "nothing"), ("costs", "nothing"), ("cost", "nothing"),
     # "can be skipped", "more trouble than it's worth", "sounds good on paper", "feels
     # excessive", "doesn't buy us much", "is low value", "the kind of thing we can add later".
     ("be", "skipped"), ("be", "dropped"), ("more", "trouble"), ("on", "paper"), ("excessive",),
