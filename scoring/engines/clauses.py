@@ -7,7 +7,7 @@ Document.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from scoring.engines.base import (
@@ -229,6 +229,11 @@ def _find_clause_spans(doc: Document, sentence: int) -> list[tuple[int, int]]:
         cut = match.end()
     spans.append((cut, end))
     return [span for span in spans if span[1] > span[0]]
+
+
+def tokens_in(doc: Document, start: int, end: int) -> list[Token]:
+    """The tokens that start between two character offsets (a clause, a sentence)."""
+    return doc.tokens[bisect_left(doc.token_starts, start) : bisect_left(doc.token_starts, end)]
 
 
 def _sentence_of(doc: Document, offset: int) -> int:

@@ -13,7 +13,7 @@ from scoring.engines.base import (
     Span,
 )
 from scoring.engines.claims import _attributed, criterion_subject, reversed_claims
-from scoring.engines.clauses import Document, _dedupe, _negated_at
+from scoring.engines.clauses import Document, _dedupe, _negated_at, tokens_in
 from scoring.engines.dismissals import conceded_then_dismissed, waves_away
 from scoring.engines.evidence import (
     MADE_AT,
@@ -241,8 +241,9 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
             _ALERT_VERB_RE.search(doc.text[doc.sentences[i].start : doc.sentences[i].end])
             for i in sentences if 0 <= i < len(doc.sentences)):
         return False  # "Page if p99 stays above 300ms over 10 min": the window is the point
-    return not any(token.key in words for token in doc.tokens
-                   if token.sentence in sentences and token.content)
+    return not any(token.key in words and token.content
+                   for i in sentences if 0 <= i < len(doc.sentences)
+                   for token in tokens_in(doc, doc.sentences[i].start, doc.sentences[i].end))
 
 
 @lru_cache(maxsize=1024)
@@ -416,8 +417,7 @@ def _reason_for_dismissal(doc: Document, match: Match) -> bool:
         return False
     first = min(t.start for t in words)
     sentence = doc.sentences[match.sentence]
-    earlier = [t for t in doc.tokens
-               if t.sentence == match.sentence and t.start < first and t.negated and t.content]
+    earlier = [t for t in tokens_in(doc, sentence.start, first) if t.negated and t.content]
     if not earlier or not any(t.key == w.key for t in earlier for w in words):
         return False
     waved_first = min(t.start for t in earlier if any(t.key == w.key for w in words))

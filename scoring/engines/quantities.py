@@ -16,7 +16,7 @@ from scoring.engines.base import (
     QuestionSpec,
     Span,
 )
-from scoring.engines.clauses import Document, _clause_spans, _dedupe, _sentence_of
+from scoring.engines.clauses import Document, _clause_spans, _dedupe, _sentence_of, tokens_in
 from scoring.engines.evidence import (
     APPROXIMATE_PHRASE,
     MADE_AT,
@@ -42,7 +42,6 @@ from scoring.engines.numbers import (
 )
 from scoring.engines.text import (
     GENERIC,
-    Token,
     tokenize,
 )
 from scoring.engines.verdicts import _verdict
@@ -121,7 +120,7 @@ def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSp
         return False  # "0.5% an hour is about 0.04% per five minutes": the premise, not the result
     clause = _clause_of(doc, quantity)
     return clause is not None and any(
-        t.key in wanted and not t.negated for t in _clause_tokens(doc, clause))
+        t.key in wanted and not t.negated for t in tokens_in(doc, *clause))
 
 
 def _clause_of(doc: Document, quantity: Quantity) -> tuple[int, int] | None:
@@ -131,12 +130,6 @@ def _clause_of(doc: Document, quantity: Quantity) -> tuple[int, int] | None:
         return None
     return next(((s, e) for s, e in _clause_spans(doc, sentence) if s <= quantity.start < e),
                 None)
-
-
-def _clause_tokens(doc: Document, clause: tuple[int, int]) -> list[Token]:
-    first = bisect_left(doc.token_starts, clause[0])
-    last = bisect_left(doc.token_starts, clause[1])
-    return doc.tokens[first:last]
 
 
 def restated(quantity: Quantity, given: list[Quantity]) -> bool:
@@ -431,9 +424,7 @@ def _topic_scores(doc: Document, span: tuple[int, int], topics: Topics) -> dict[
 
 
 def _find_topic_scores(doc: Document, span: tuple[int, int], topics: Topics) -> dict[str, float]:
-    first = bisect_left(doc.token_starts, span[0])
-    last = bisect_left(doc.token_starts, span[1])
-    present = {t.key for t in doc.tokens[first:last] if t.content and not t.negated}
+    present = {t.key for t in tokens_in(doc, *span) if t.content and not t.negated}
     exact, by_stem = topics.exact, topics.by_stem
     # Each criterion word counts once, said exactly or as a longer or shorter form of a long
     # stem; looked up from the clause's own words, not scanned over every criterion's.
@@ -550,7 +541,7 @@ def _stray_part(doc: Document, quantity: Quantity, criterion: CriterionSpec,
     clause = _clause_of(doc, quantity)
     if clause is None:
         return True
-    words = {t.key for t in _clause_tokens(doc, clause) if t.content and not t.negated}
+    words = {t.key for t in tokens_in(doc, *clause) if t.content and not t.negated}
     own = topics.get(criterion.key, {})
     return not any(weight >= 1.0 and word in words for word, weight in own.items())
 
