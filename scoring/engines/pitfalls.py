@@ -11,7 +11,7 @@ from scoring.engines.base import (
     CriterionVerdict,
     Span,
 )
-from scoring.engines.clauses import Document, _dedupe, _sentence_of
+from scoring.engines.clauses import Document, _dedupe, _sentence_of, tokens_in
 from scoring.engines.evidence import Pattern, _criterion_patterns, match_pattern
 from scoring.engines.mistakes import committed_in_own_words
 from scoring.engines.numbers import (
@@ -166,7 +166,7 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
         if not any(quantity.unit == f.unit and f.value and
                    abs(quantity.value - f.value) <= 0.1 * abs(f.value) for f in figures):
             continue
-        inside = [t for t in doc.tokens if quantity.start <= t.start < quantity.end]
+        inside = tokens_in(doc, quantity.start, quantity.end)
         if inside and all(t.negated for t in inside) and not _AVOIDED_COST_RE.search(
                 doc.text, max(0, quantity.start - 30), quantity.start) \
                 and not _COST_AFFIRMED_RE.search(doc.text, max(0, quantity.start - 40),

@@ -169,6 +169,15 @@ def graded_set(path: Path, bank: str) -> dict:
     return report
 
 
+def graded_sets_hold(bank: str, *sets: tuple[Path, float, int]) -> None:
+    """Each graded CSV keeps its Spearman floor and its ceiling of answers graded below 4 that
+    are rated 4."""
+    for path, floor, ceiling in sets:
+        report = graded_set(path, bank)
+        assert report["spearman"] >= floor, (path.name, report["spearman"])
+        assert report["graded_below_4_rated_4"] <= ceiling, path.name
+
+
 @pytest.mark.django_db
 def test_the_second_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-3 was measured once at 0.827 (engine before the round 0.821) and then read;
@@ -251,10 +260,8 @@ def test_the_ninth_rounds_graded_sets_hold(bundled_bank) -> None:
     # mid-round): 0.912 with both; validation-15 (written at the end, measured once): 0.837
     # with both. One answer graded below 4 rated 4 in each, with each engine.
     # validation-15 was read in the eleventh round (engine 2.9: 0.906).
-    for path, floor in ((VALIDATION_13, 0.86), (VALIDATION_14, 0.89), (VALIDATION_15, 0.88)):
-        report = graded_set(path, bundled_bank.slug)
-        assert report["spearman"] >= floor, (path.name, report["spearman"])
-        assert report["graded_below_4_rated_4"] <= 1, path.name
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_13, 0.86, 1), (VALIDATION_14, 0.89, 1),
+                     (VALIDATION_15, 0.88, 1))
 
 
 @pytest.mark.django_db
@@ -263,10 +270,7 @@ def test_the_tenth_rounds_graded_sets_hold(bundled_bank) -> None:
     # rated 4); validation-17 (written mid-round, measured once at the end): 0.850 with both,
     # three answers graded below 4 rated 4 with each (over issue 9's target of none). Both were
     # read in the eleventh round: engine 2.9 scores 0.930 (1) and 0.867 (2).
-    for path, floor, ceiling in ((VALIDATION_16, 0.90, 1), (VALIDATION_17, 0.85, 2)):
-        report = graded_set(path, bundled_bank.slug)
-        assert report["spearman"] >= floor, (path.name, report["spearman"])
-        assert report["graded_below_4_rated_4"] <= ceiling, path.name
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_16, 0.90, 1), (VALIDATION_17, 0.85, 2))
 
 
 @pytest.mark.django_db
@@ -275,10 +279,7 @@ def test_the_eleventh_rounds_graded_sets_hold(bundled_bank) -> None:
     # 0.880 (2 graded below 4 rated 4) with 2.8, 0.901 (0) with 2.9. validation-19 (written
     # mid-round, never opened, measured once at the end): 0.818 (4) with 2.8, 0.852 (3) with
     # 2.9, over issue 9's target of none.
-    for path, floor, ceiling in ((VALIDATION_18, 0.88, 1), (VALIDATION_19, 0.83, 3)):
-        report = graded_set(path, bundled_bank.slug)
-        assert report["spearman"] >= floor, (path.name, report["spearman"])
-        assert report["graded_below_4_rated_4"] <= ceiling, path.name
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_18, 0.88, 1), (VALIDATION_19, 0.83, 3))
 
 
 @pytest.mark.django_db
