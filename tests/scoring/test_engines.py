@@ -603,6 +603,12 @@ def bank_question(slug: str) -> QuestionSpec:
     raise LookupError(slug)
 
 
+def bank_verdict(slug: str, key: str, answer: str) -> str:
+    """The engine's verdict on one criterion of a bank question for an answer."""
+    result = RubricEngine().score(bank_question(slug), answer)
+    return next(v.verdict for v in result.criteria if v.key == key)
+
+
 def test_numbers_table_shows_the_candidates_own_result_for_the_criterion() -> None:
     question = bank_question("google-a100-7b-50k-qps")
     answer = ("I'd anchor on a measured benchmark: one A100 does about 40 QPS at 20ms p99. "

@@ -23,11 +23,7 @@ import pytest
 from scoring.engines.rubric import RubricEngine
 from scoring.engines.senses import wrong_definitions
 from tests.scoring.test_engines import bank_question
-
-
-def verdict(slug: str, key: str, answer: str) -> str:
-    result = RubricEngine().score(bank_question(slug), answer)
-    return next(v.verdict for v in result.criteria if v.key == key)
+from tests.scoring.test_engines import bank_verdict as verdict
 
 
 @pytest.mark.parametrize(("slug", "key", "answer"), [
