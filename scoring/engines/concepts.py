@@ -173,14 +173,10 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         turned = reversed_claims(doc, criterion, subject, alternatives)
     evidence, wrong, defined_wrong = _without_wrong_claims(doc, evidence)
     misattributed += wrong
-    if _about_batch_tradeoff(criterion):
-        # "Bigger batches ... so each request's latency goes down": the trade-off the point is
-        # about, turned round, wherever a vaguer sentence ("a bigger batch helps") names it.
-        turned += [claim.span for claim in doc.wrong_claims if claim.kind == "batch"]
-    if _about_percentiles(criterion):
-        # "p95 sits above p99 in the tail", "p50, since that's the tail": percentiles turned
-        # round; whatever else is said of them, the candidate does not know their order.
-        turned += [claim.span for claim in doc.wrong_claims if claim.kind == "percentile"]
+    # A relation the point is about, turned round anywhere in the answer, contradicts it
+    # whatever vaguer sentence names it elsewhere.
+    kinds = _turned_kinds(criterion)
+    turned += [claim.span for claim in doc.wrong_claims if claim.kind in kinds]
     evidence, waved = _without_dismissed(doc, evidence)
     evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
@@ -246,18 +242,20 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
                    for token in tokens_in(doc, doc.sentences[i].start, doc.sentences[i].end))
 
 
-@lru_cache(maxsize=1024)
-def _about_percentiles(criterion: CriterionSpec) -> bool:
-    """A point on which percentile to watch or state (the tail, p95 against p99)."""
-    return bool(re.search(r"percentile", criterion.label, re.IGNORECASE))
+# Which wrong claims (relations.py's kinds) take down a point, by what its label is about:
+# "bigger batches ... so each request's latency goes down" a batch-size trade-off; "p95 sits
+# above p99", "p50, since that's the tail" any point on percentiles.
+_TURNED_BY_LABEL = (
+    ("batch", re.compile(r"batch.*(?:trade-?off|throughput\s+versus\s+latency)|"
+                         r"(?:trade-?off|throughput\s+versus\s+latency).*batch", re.IGNORECASE)),
+    ("percentile", re.compile(r"percentile", re.IGNORECASE)),
+)
 
 
 @lru_cache(maxsize=1024)
-def _about_batch_tradeoff(criterion: CriterionSpec) -> bool:
-    """A point on what a bigger batch does to throughput and latency."""
-    label = criterion.label.lower()
-    return "batch" in label and bool(re.search(r"trade-?off|throughput\s+versus\s+latency",
-                                               label))
+def _turned_kinds(criterion: CriterionSpec) -> frozenset[str]:
+    """The kinds of wrong claim that contradict this point wherever they are said."""
+    return frozenset(kind for kind, about in _TURNED_BY_LABEL if about.search(criterion.label))
 
 
 # A figure, or a percentile's name ("p95"), which says which figure and nothing of the point.
