@@ -17,6 +17,7 @@ from scoring.engines.clauses import Document, _dedupe, _negated_at, tokens_in
 from scoring.engines.dismissals import conceded_then_dismissed, waves_away
 from scoring.engines.evidence import (
     MADE_AT,
+    _criterion_patterns,
     Evidence,
     Match,
     Pattern,
@@ -177,7 +178,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     # whatever vaguer sentence names it elsewhere.
     kinds = _turned_kinds(criterion)
     turned += [claim.span for claim in doc.wrong_claims if claim.kind in kinds]
-    evidence, waved = _without_dismissed(doc, evidence)
+    evidence, waved = _without_dismissed(doc, evidence,
+                                         refusal_makes=_refusal_can_make(criterion))
     evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
@@ -242,20 +244,23 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
                    for token in tokens_in(doc, doc.sentences[i].start, doc.sentences[i].end))
 
 
-# Which wrong claims (relations.py's kinds) take down a point, by what its label is about:
+# Which wrong claims (relations.py's kinds) take down a point, by what its label (or what it
+# checks) is about:
 # "bigger batches ... so each request's latency goes down" a batch-size trade-off; "p95 sits
 # above p99", "p50, since that's the tail" any point on percentiles.
 _TURNED_BY_LABEL = (
     ("batch", re.compile(r"batch.*(?:trade-?off|throughput\s+versus\s+latency)|"
                          r"(?:trade-?off|throughput\s+versus\s+latency).*batch", re.IGNORECASE)),
-    ("percentile", re.compile(r"percentile", re.IGNORECASE)),
+    # (Not a plan to chart them, "dashboards of percentiles": that says nothing of their order.)
+    ("percentile", re.compile(r"(?<!dashboards of )percentile", re.IGNORECASE)),
 )
 
 
 @lru_cache(maxsize=1024)
 def _turned_kinds(criterion: CriterionSpec) -> frozenset[str]:
     """The kinds of wrong claim that contradict this point wherever they are said."""
-    return frozenset(kind for kind, about in _TURNED_BY_LABEL if about.search(criterion.label))
+    said = f"{criterion.label} {criterion.checks}"
+    return frozenset(kind for kind, about in _TURNED_BY_LABEL if about.search(said))
 
 
 # A figure, or a percentile's name ("p95"), which says which figure and nothing of the point.
@@ -426,7 +431,50 @@ def _reason_for_dismissal(doc: Document, match: Match) -> bool:
         and not _TURN_AFTER_DISMISSAL_RE.search(doc.text, after, first)
 
 
-def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, list[Span]]:
+# What may follow a refusal and still state the point: a turn ("..., but", "instead", "so I'd
+# cache it") or a new clause of its own (";").
+_TURN_AFTER_REFUSAL_RE = re.compile(r"\b(?:but|however|though|although|instead|rather|yet|"
+                                    r"except|unless|so|then)\b|;", re.IGNORECASE)
+
+
+# The candidate's own refusal, just before what is refused: "What I would not add is", "I'd
+# never bother with", "we'd skip" (not a purpose, "so we don't miss the auction").
+_REFUSED_BY_CANDIDATE_RE = re.compile(
+    r"\b(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:(?:also|really|honestly|definitely|just)\s+)?"
+    r"(?:not|never|wouldn'?t|won'?t)\s+(?:add|use|put|have|bother|run|keep|build|want|need|"
+    r"include|do)\b[^.;:!?]{0,30}$|\b(?:i|we)(?:'d|\s+would)\s+(?:skip|drop|leave\s+out)\b"
+    r"[^.;:!?]{0,30}$", re.IGNORECASE)
+
+
+def _reason_after_refusal(doc: Document, match: Match, refused: Match) -> bool:
+    """Whether the match is the reason the candidate gives for refusing the point in full words
+    earlier in the same sentence ("What I would not add is a kill switch: at 200 microseconds
+    per evaluation it costs too much"): said after the refusal, with no turn in between."""
+    # The refused point named in full and in two words at least ("a feature-flag kill
+    # switch"), not one word of it ("a flag lookup in the request path").
+    named = sum(len(re.findall(r"[^\W_]+", doc.text[s.start:s.end])) for s in refused.spans)
+    if refused.score < 0.999 or refused.sentence != match.sentence or named < 2 \
+            or not match.spans:
+        return False
+    refused_at = min(s.start for s in refused.spans)
+    refused_end = max(s.end for s in refused.spans)
+    said_at = min(s.start for s in match.spans)
+    if said_at < refused_end:
+        return False
+    sentence = doc.sentences[match.sentence]
+    return bool(_REFUSED_BY_CANDIDATE_RE.search(doc.text, sentence.start, refused_at)) \
+        and not _TURN_AFTER_REFUSAL_RE.search(doc.text, refused_end, said_at)
+
+
+@lru_cache(maxsize=1024)
+def _refusal_can_make(criterion: CriterionSpec) -> bool:
+    """Whether turning something down is itself the point ("no extra 20% on top"): the
+    criterion has a phrase that states a rejection."""
+    return any(pattern.negative for pattern, _ in _criterion_patterns(criterion))
+
+
+def _without_dismissed(doc: Document, evidence: Evidence, *, refusal_makes: bool = False
+                       ) -> tuple[Evidence, list[Span]]:
     """The evidence without phrases said in a stretch the dismissal model reads as waving the
     point away ("zone failure planning I'd leave to the SRE team"), and those phrases' spans."""
     kept: list[tuple[Pattern, Match]] = []
@@ -437,7 +485,8 @@ def _without_dismissed(doc: Document, evidence: Evidence) -> tuple[Evidence, lis
             at = match.spans[0].start
             if waves_away(doc.text, sentence.start, sentence.end, at) \
                     or conceded_then_dismissed(doc.text, sentence.start, sentence.end, at) \
-                    or _reason_for_dismissal(doc, match):
+                    or _reason_for_dismissal(doc, match) \
+                    or not refusal_makes and _reason_after_refusal(doc, match, evidence.oppose):
                 waved += match.spans
                 continue
         kept.append((pattern, match))

@@ -55,6 +55,18 @@ _ANOTHER_THOUGHT_RE = re.compile(r"\b(?:and|if|when|while|whereas|unless|or)\b|[
 _HEADROOM_RE = re.compile(
     r"^[^.;:!?\n]{0,30}?\b(?:headroom|margin|buffer|safety|spare|on\s+top)\b"
     r"[^.;:!?\n\d]{0,30}$", re.IGNORECASE)
+# A longer aside before the total, ending where the total is given: "20% headroom for spikes,
+# deploys and dead nodes, that's about 1,400".
+_HEADROOM_LONG_RE = re.compile(
+    r"^[^.;:!?\n]{0,30}?\b(?:headroom|margin|buffer|safety|spare|on\s+top)\b[^.;:!?\n\d]{0,60}?"
+    r"(?:that'?s|is|=|gives(?:\s+us)?|comes\s+to|takes\s+(?:it|us)\s+to|lands?\s+(?:at|on)|"
+    r"makes?\s+it)\s+" + _HEDGES + "$", re.IGNORECASE)
+# The base said in the sentence before, as the figure the headroom goes on: "... = 1,250 A100s
+# before any headroom. With 20% headroom ...".
+_BASE_CARRIED_RE = re.compile(
+    r"\s*\w*\s*(?:before|without|excluding|pre)[- ](?:any\s+|the\s+)?(?:headroom|margin|buffer)"
+    r"\b[^.!?\n\d]{0,20}[.!?]?\s+(?:so\s+|and\s+|then\s+)?(?:with|adding|add|plus|after)\s+"
+    r"(?:a\s+|an\s+|another\s+)?~?\s*$", re.IGNORECASE)
 _CHAIN_NEXT_RE = re.compile(r"\s*[x×*/÷]\s*\d")
 _PERCENT_TOLERANCE = 0.12  # relative, or 3 percentage points, whichever is larger
 _SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")
@@ -603,6 +615,19 @@ def _share_of_gap(text: str, gap: Quantity, share: Quantity, high: float,
                        expression=f"{format_number(gap_value)} / {format_number(low)}")
 
 
+def _headroom_applied_before(text: str, base: Quantity, share: Quantity) -> bool:
+    """Whether the calculation ending in `base` already applied the share ("1,250 x 1.2 =",
+    "plus 20% headroom ="), so `base` is the total, not what the headroom goes on."""
+    start = max(0, base.start - 80)
+    if (found := _SENTENCE_BREAK.search(text[start : base.start][::-1])) is not None:
+        start = base.start - found.start()
+    before = text[start : base.start]
+    factor = 1 + share.value / 100
+    return bool(re.search(r"\b(?:headroom|margin|buffer|spare|on\s+top)\b|%", before,
+                          re.IGNORECASE)) or any(
+        abs(float(m.group()) - factor) < 1e-6 for m in re.finditer(r"\d+\.\d+", before))
+
+
 def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]:
     """"1,250 GPUs with 20% headroom is 1,750": base x (1 + share) against the total stated."""
     flagged: list[Calculation] = []
@@ -612,13 +637,21 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
             continue
         if total.unit and base.unit and total.unit != base.unit or total.unit in {"%", "x"}:
             continue
-        if re.search(r"[=≈]\s*~?\s*$", text[max(0, base.start - 4) : base.start]):
+        if re.search(r"[=≈]\s*~?\s*$", text[max(0, base.start - 4) : base.start]) \
+                and _headroom_applied_before(text, base, share):
             continue  # "1,250 x 1.2 = 1,500 with 20% on top": the result, described
-        if not _same_sentence(text, base.start, total.end) or total.start - share.end > 50:
-            continue
         between = text[share.end : total.start]
-        if not _HEADROOM_RE.match(between):
-            continue
+        if not (_HEADROOM_RE.match(between) and total.start - share.end <= 50
+                and _same_sentence(text, base.start, total.end)):
+            # Read further only in a plain shape: a longer aside before the total, or the base
+            # said in the sentence before; and a total the base could grow into.
+            if not (_HEADROOM_RE.match(between) or _HEADROOM_LONG_RE.match(between)) \
+                    or not _same_sentence(text, share.end, total.end) \
+                    or not 1.0 < total.written / base.written <= 2.0:
+                continue
+            if not _same_sentence(text, base.start, share.start) \
+                    and not _BASE_CARRIED_RE.match(text, base.end, share.start):
+                continue
         if re.search(r"[x×*/=]", text[base.end : share.start]):
             continue  # "1,250 x 1.2": a calculation, checked as one
         if _CHAIN_NEXT_RE.match(text, total.end):

@@ -176,7 +176,12 @@ _PERCENTILE_SUPERLATIVE_RE = re.compile(
 _BATCH_UP_RE = re.compile(
     r"\b(?:(?:bigger|larger|higher|more|huge|massive|increas\w*|rais\w*|grow\w*)\s+(?:the\s+)?"
     r"batch(?:es|ing)?"
-    r"(?:\s+sizes?)?|batch(?:es|ing)?(?:\s+sizes?)?\s+(?:go(?:es)?|goes)\s+up)\b", re.IGNORECASE)
+    r"(?:\s+sizes?)?|batch(?:es|ing)?(?:\s+sizes?)?\s+(?:go(?:es)?|goes)\s+up|"
+    # "if we group more requests together", "push batch size up", "more requests per batch".
+    r"group(?:s|ing)?\s+more\s+(?:requests|queries|items)(?:\s+together)?|"
+    r"(?:push\w*|bump\w*|crank\w*|turn\w*)\s+(?:the\s+)?batch(?:\s+sizes?)?\s+up|"
+    r"more\s+(?:requests|queries|items)\s+(?:per|in\s+(?:a|each|every))\s+batch)\b",
+    re.IGNORECASE)
 _BATCH_DOWN_RE = re.compile(
     r"\b(?:(?:smaller|fewer|lower|decreas\w*|reduc\w*|shrink\w*)\s+(?:the\s+)?batch(?:es|ing)?"
     r"(?:\s+sizes?)?)\b", re.IGNORECASE)
@@ -215,8 +220,11 @@ _EFFECT_AS_BATCH_RE = re.compile(
 
 
 _SOONER_RE = re.compile(
-    r"\b(?:each|every|a|the|individual)\s+requests?\s+(?:\w+\s+){0,2}?(?:finish\w*|complet\w*|"
-    r"return\w*|comes?\s+back|gets?\s+served|gets?)\s+(?:sooner|faster|quicker|earlier)\b",
+    r"\b(?:each|every|a|the|individual)\s+(?:requests?|one|query|queries)\s+(?:\w+\s+){0,2}?"
+    r"(?:finish\w*|complet\w*|return\w*|comes?\s+back|gets?\s+served|gets?\s+out|gets?|"
+    r"(?:is|are)\s+(?:served|answered|done))\s+(?:sooner|faster|quicker|earlier)\b|"
+    # "Bigger batches are actually better for latency too".
+    r"\b(?:better|good|great|kinder)\s+for\s+(?:the\s+|our\s+)?(?:p9\d|tail|latency|latencies)\b",
     re.IGNORECASE)
 
 
@@ -653,9 +661,12 @@ def quantization_gains_precision(text: str, sentence_of) -> list[WrongClaim]:
 # "Dynamic batching means the server always waits until it has a full batch": it waits at most
 # a configured delay, then runs whatever has arrived.
 _FULL_BATCH_WAIT_RE = re.compile(
-    r"\bdynamic\s+batch\w*(?P<gap>[^.;!?\n]{0,120}?)\b(?:always\s+)?waits?\s+(?:until|till|for)\s+"
-    r"(?:it\s+has\s+|there\s+are\s+|we\s+have\s+)?(?:a\s+|the\s+)?(?:full|complete|whole|"
-    r"fixed|that\s+many|enough|all|\d+)\b(?P<after>[^.;!?\n]{0,60})", re.IGNORECASE)
+    r"\bdynamic\s+batch\w*(?P<gap>[^.;!?\n]{0,120}?)\b(?:always\s+)?(?:waits?|holds?\s+(?:the\s+|"
+    r"incoming\s+)?requests|buffers?\s+(?:the\s+|incoming\s+)?requests|queues?\s+(?:the\s+|"
+    r"incoming\s+)?requests)\s+(?:until|till|for)\s+"
+    r"(?:it\s+has\s+|there\s+are\s+|we\s+have\s+)?(?:a\s+|the\s+)?(?:batch\s+is\s+(?:completely\s+|"
+    r"totally\s+|entirely\s+)?)?(?:full|complete|whole|fixed|that\s+many|enough|all|\d+)\b"
+    r"(?P<after>[^.;!?\n]{0,60})", re.IGNORECASE)
 _BOUNDED_WAIT_RE = re.compile(r"\b(?:or|up\s+to|max\w*|timeout|deadline|at\s+most|cap\w*|"
                               r"bound\w*|delay|not|never|n't|instead)\b", re.IGNORECASE)
 
@@ -700,7 +711,14 @@ _LOW_PERCENTILE_AS_TAIL_RE = re.compile(
     r"\b(?:p(?:[0-7]?\d)|median)\b[^.;!?]{0,30}?\b(?:that's|that\s+is|it's|which\s+is|is|as)\s+"
     r"(?:the\s+|our\s+)?(?:tail|slow(?:est)?\s+(?:requests|outliers|tail|end))\b|"
     r"\b(?:low(?:er)?|small(?:er)?|bottom)\s+percentiles?\s+(?:are|is)\s+(?:where\s+)?(?:the\s+)?"
-    r"(?:slow\w*|tail|outliers)\b", re.IGNORECASE)
+    r"(?:slow\w*|tail|outliers)\b|"
+    # "I'd want the p50 figure since that's the stricter bar"; "a p99 number is the optimistic
+    # one": the high percentile is the strict, pessimistic one.
+    r"\b(?:p(?:[0-7]?\d)|median)\b[^.;!?]{0,30}?\b(?:that's|that\s+is|it's|which\s+is|is|as)\s+"
+    r"(?:the\s+|a\s+)?(?:stricter|strictest|more\s+conservative|harsher|tougher|worst[- ]case|"
+    r"more\s+pessimistic)\b|"
+    r"\bp9\d(?:\.\d+)?\b[^.;!?]{0,30}?\b(?:that's|that\s+is|it's|which\s+is|is|as)\s+"
+    r"(?:the\s+|an?\s+)?(?:optimistic|lenient|flattering|forgiving|rosier)\b", re.IGNORECASE)
 
 
 def low_percentiles_as_tail(text: str, sentence_of) -> list[WrongClaim]:

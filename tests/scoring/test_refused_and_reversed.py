@@ -1,0 +1,119 @@
+"""Issue 9, the README's twelfth round (engine 2.10): the reason given for refusing a point,
+trade-offs and definitions turned round in new words, and a headroom total checked against a
+base said a sentence earlier.
+
+Every case has a wrong sentence and, where the rule could over-reach, a right twin; each was
+checked to fail before its change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+from tests.scoring.test_engines import bank_verdict as verdict
+
+
+# The cost named as the reason for refusing the kill switch is not the point "kill switch with
+# its 200us cost handled".
+def test_the_reason_given_for_refusing_a_point_does_not_make_it() -> None:
+    answer = ("Shadow first. What I would not add is a feature-flag kill switch: at 200 "
+              "microseconds per evaluation it costs too much latency in this path, so I'd rely "
+              "on the canary and rollback and skip flags entirely.")
+    assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) != "made"
+
+
+def test_a_refused_remote_call_with_the_fix_after_so_makes_the_point() -> None:
+    answer = ("I would not call the flag service on every request: at 200 microseconds per call "
+              "that hurts, so I'd cache flag state locally with streamed updates.")
+    assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) == "made"
+
+
+def test_refusing_extra_headroom_is_the_point_when_the_point_is_a_refusal() -> None:
+    # "No extra 20% on top" is one of the point's own phrases: turning it down makes it.
+    answer = ("Three zones of 625 is 1,875 in total; without the zone requirement it would be "
+              "1,250. I'd not add more headroom on top, since in normal operation we already "
+              "run at two-thirds load.")
+    assert verdict("gpu-cluster-sizing-method", "headroom-reasoning", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "Batching helps here too, if we group more requests together each one gets out faster since "
+    "the GPU handles them in one go, so I'd push batch size up.",
+    "Bigger batches are actually better for latency too, since each request rides along in a "
+    "more efficient pass through the GPU.",
+])
+def test_bigger_batches_said_to_speed_each_request_up_are_contradicted(answer: str) -> None:
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "contradicted"
+
+
+def test_bigger_batches_better_for_throughput_only_stay_made() -> None:
+    answer = ("If we group more requests together, each one waits longer, but the GPU does more "
+              "work per pass: bigger batches are better for throughput and worse for p99.")
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "made"
+
+
+def test_dynamic_batching_that_holds_requests_until_the_batch_is_full_is_contradicted() -> None:
+    answer = ("I'd turn on dynamic batching, which means the server holds requests until the "
+              "batch is completely full and only then runs it, so no GPU cycles go to waste.")
+    assert verdict("pinterest-batch-size-tradeoff", "batch-wait", answer) == "contradicted"
+
+
+def test_dynamic_batching_that_holds_requests_until_full_or_a_timeout_is_made() -> None:
+    answer = ("I'd turn on dynamic batching, which holds requests until the batch is full or "
+              "2ms pass, whichever comes first, so the wait is bounded.")
+    assert verdict("pinterest-batch-size-tradeoff", "batch-wait", answer) == "made"
+
+
+@pytest.mark.parametrize("wrong", [
+    "If it was a p99 number it's the optimistic one, I'd want the p50 figure since that's the "
+    "stricter bar for capacity.",
+    "I'd want the median, since the median is the more conservative number for capacity.",
+])
+def test_the_low_percentile_called_the_strict_one_contradicts_a_point_checked_on_percentiles(
+        wrong: str) -> None:
+    answer = ("50,000 / 40 = 1,250 is with zero headroom; with 20% it's 1,500 A100s. I'd check "
+              f"which percentile and batch size the 40 QPS was measured at. {wrong}")
+    assert verdict("azure-capacity-spreadsheet-review", "benchmark-conditions",
+                   answer) == "contradicted"
+
+
+def test_the_high_percentile_called_the_strict_one_keeps_the_point() -> None:
+    answer = ("50,000 / 40 = 1,250 is with zero headroom; with 20% it's 1,500 A100s. I'd check "
+              "which percentile and batch size the 40 QPS was measured at. If it was a p50 "
+              "number it's the optimistic one, I'd want the p99 figure since that's the stricter "
+              "bar for capacity.")
+    assert verdict("azure-capacity-spreadsheet-review", "benchmark-conditions", answer) == "made"
+
+
+def _calculations(slug: str, answer: str) -> list[str]:
+    result = RubricEngine().score(bank_question(slug), answer)
+    return [str(line) for line in result.feedback.get("calculations") or []]
+
+
+def test_headroom_on_a_base_said_the_sentence_before_is_checked() -> None:
+    answer = ("One A100 does about 40 requests/s at 20 ms p99, so 50,000/40 = 1,250 A100s "
+              "before any headroom. With 20% headroom for spikes, deploys and dead nodes thats "
+              "about 1,400.")
+    lines = _calculations("google-a100-7b-50k-qps", answer)
+    assert any("1,400" in line and "1,500" in line for line in lines)
+    result = RubricEngine().score(bank_question("google-a100-7b-50k-qps"), answer)
+    assert result.rating < 4
+
+
+@pytest.mark.parametrize("answer", [
+    "One A100 does about 40 requests/s at 20 ms p99, so 50,000/40 = 1,250 A100s before any "
+    "headroom. With 20% headroom for spikes, deploys and dead nodes thats about 1,500.",
+    "1,250 x 1.2 = 1,500 with 20% on top, and I'd round to 1,600 for the zones.",
+])
+def test_a_right_headroom_total_is_not_marked_off(answer: str) -> None:
+    assert not any("1,500 gpu" in line for line in _calculations("google-a100-7b-50k-qps",
+                                                                 answer))
+
+
+def test_a_computed_base_with_a_long_aside_before_its_total_is_checked() -> None:
+    answer = ("50,000/40 = 1,250 A100s, and with 20% headroom for spikes and failures that's "
+              "1,400.")
+    lines = _calculations("google-a100-7b-50k-qps", answer)
+    assert any("1,400" in line and "1,500" in line for line in lines)
