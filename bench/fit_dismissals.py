@@ -34,12 +34,10 @@ from scoring.engines.dismissals import (  # noqa: E402
 )
 from scoring.engines.text import tokenize  # noqa: E402
 
-# Held out from every fit. held-out-7 too: a refit with it (fifth round) found no more on the
-# fresh held-out-8 and lowered validation-9's Spearman by 0.011, so the fourth round's fit stays.
-HELD_OUT = ("criteria-heldout-7.jsonl", "criteria-heldout-8.jsonl", "criteria-heldout-9.jsonl",
-            "criteria-heldout-10.jsonl", "criteria-heldout-11.jsonl", "criteria-heldout-12.jsonl",
-            "criteria-heldout-13.jsonl", "criteria-heldout-14.jsonl", "criteria-heldout-15.jsonl",
-            "criteria-heldout-16.jsonl")
+# Held out from every fit: the fresh set that measures the engine, never read. The twelfth
+# round refit on every read set (held-out-7 to -18 joined the fit): leave-one-file-out recall
+# at the chosen false-positive rate rose from 0.63 to 0.71 with the extra sets.
+HELD_OUT = ("criteria-heldout-19.jsonl",)
 MIN_QUESTIONS = 5
 MAX_FALSE_POSITIVES = 0.003  # of the sentences that make a point
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)

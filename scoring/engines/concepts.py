@@ -17,10 +17,10 @@ from scoring.engines.clauses import Document, _dedupe, _negated_at, tokens_in
 from scoring.engines.dismissals import conceded_then_dismissed, waves_away
 from scoring.engines.evidence import (
     MADE_AT,
-    _criterion_patterns,
     Evidence,
     Match,
     Pattern,
+    _criterion_patterns,
     collect_evidence,
     evidence_credit,
     make_pattern,
