@@ -60,12 +60,27 @@ def _role_of(token: Token) -> str:
     return ""
 
 
+_PRONOUNS = frozenset(["it", "it's", "its"])
+_BECAUSE = frozenset(["because", "since", "as"])
+
+
+def _tool_named_for(tokens: list[Token], index: int) -> str:
+    """The role of the tool a pronoun stands for when the reason for picking it follows:
+    "I'd pick TorchServe, because it's the one that compiles the graph"."""
+    if tokens[index].lower not in _PRONOUNS or index < 2:
+        return ""
+    because, tool = tokens[index - 1], tokens[index - 2]
+    if because.lower not in _BECAUSE or because.sentence != tokens[index].sentence:
+        return ""
+    return TOOL_ROLES.get(tool.key, "") if tool.sentence == because.sentence else ""
+
+
 def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
     """"TorchServe is the compiler", "TensorRT is a model server": a tool given the other
     tool's role, within a few linking words in one clause."""
     found: list[WrongClaim] = []
     for i, token in enumerate(tokens):
-        own = TOOL_ROLES.get(token.key)
+        own = TOOL_ROLES.get(token.key) or _tool_named_for(tokens, i)
         if not own or token.negated:
             continue
         for j in range(i + 1, min(len(tokens), i + ROLE_REACH + 1)):

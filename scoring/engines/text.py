@@ -549,6 +549,9 @@ _FRONTED_RE = re.compile(
     # "The 2ms launch overhead I honestly wouldn't budget separately": an adverb may come first.
     r"\s+(?:i|we)\s*(?:(?:honestly|really|just|probably|personally|frankly)\s+)?"
     r"(?:wouldn't|won't|don't|do not|would not|will not|never|'d not|"
+    # "The sync window I'm not losing sleep over", "Drift we're not worried about yet".
+    r"(?:'m|\s+am|'re|\s+are)\s+not\s+(?:really\s+|too\s+|that\s+)?(?:losing\s+sleep\s+over|"
+    r"worried\s+about|fussed\s+about|bothered\s+about|concerned\s+about|sweating)|"
     r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
     r"(?:skip|leave out|drop|ignore|live without|retire))\b"
     # "The 200us flag lookup we don't pay per request": a cost avoided, not a rejection.

@@ -117,3 +117,32 @@ def test_a_computed_base_with_a_long_aside_before_its_total_is_checked() -> None
               "1,400.")
     lines = _calculations("google-a100-7b-50k-qps", answer)
     assert any("1,400" in line and "1,500" in line for line in lines)
+
+
+@pytest.mark.parametrize("answer", [
+    "The poll interval we're not concerned about at all.",
+    "The Argo CD sync delay we're not losing sleep over, a revert lands when it lands.",
+])
+def test_a_point_fronted_and_then_not_worried_about_is_not_made(answer: str) -> None:
+    assert verdict("airbnb-argo-cd-versioning", "sync-window", answer) != "made"
+
+
+def test_a_point_fronted_and_then_worried_about_is_made() -> None:
+    answer = ("The Argo CD sync delay I'm worried about: a revert can take up to five minutes "
+              "to land, so rollback has to shift weights in the data plane instead.")
+    assert verdict("airbnb-argo-cd-versioning", "sync-window", answer) == "made"
+
+
+def test_the_tool_picked_because_it_is_the_other_tools_role_is_contradicted() -> None:
+    answer = ("For the fraud path I'd pick TorchServe, because it's the one that compiles the "
+              "model graph and fuses kernels, so it comes out ahead, something like 7ms p99 "
+              "where TensorRT is closer to 12.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage",
+                   answer) == "contradicted"
+
+
+def test_the_tool_picked_because_it_is_its_own_role_is_made() -> None:
+    answer = ("For the fraud path I'd pick TensorRT, because it's the one that compiles the "
+              "model graph and fuses kernels, so it comes out ahead, something like 7ms p99 "
+              "where TorchServe is closer to 12.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage", answer) == "made"
