@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from scoring.engines.base import (
     Span,
 )
-from scoring.engines.derived import derived_figures, headroom_read_as_growth
+from scoring.engines.derived import derived_figures, headroom_read_as_growth, weight_memory_slips
 from scoring.engines.numbers import (
     Calculation,
     Operation,
@@ -124,6 +124,8 @@ def analyse(text: str) -> Document:
                if all(c.end != s.end for s in sums)]
     # A derived figure (a percentage or headroom total) is shown as its own check.
     derived = derived_figures(head, quantities)
+    weights = weight_memory_slips(head, quantities)
+    derived += weights
     implied = [c for c in implied if all(c.end != d.end for d in derived)] + derived
     doc = Document(text, tokens, split_sentences(text), quantities, calculations,
                    sorted([*implied, *sums], key=lambda c: c.start),
@@ -148,6 +150,9 @@ def analyse(text: str) -> Document:
     # "60% headroom, so 60% more traffic": headroom misunderstood, not only a figure off.
     doc.wrong_claims += [WrongClaim(Span(c.start, c.end), _sentence_of(doc, c.start), "relation")
                          for c in headroom_read_as_growth(head, quantities)]
+    # "A 3B model in fp16 is roughly 3 GB": the weights' size, and so the memory fit, misread.
+    doc.wrong_claims += [WrongClaim(Span(c.start, c.end), _sentence_of(doc, c.start), "memory")
+                         for c in weights]
     reasoned_sentences = {_sentence_of(doc, start) for start, _ in doc.markers}
     for index in range(len(doc.sentences)):
         words = by_sentence.get(index, [])

@@ -253,6 +253,8 @@ _TURNED_BY_LABEL = (
                          r"(?:trade-?off|throughput\s+versus\s+latency).*batch", re.IGNORECASE)),
     # (Not a plan to chart them, "dashboards of percentiles": that says nothing of their order.)
     ("percentile", re.compile(r"(?<!dashboards of )percentile", re.IGNORECASE)),
+    # "A 3B model in fp16 is roughly 3 GB" takes down the memory fit.
+    ("memory", re.compile(r"memory fit|fit in (?:\w+ )?memory", re.IGNORECASE)),
 )
 
 

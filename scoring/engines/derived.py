@@ -682,3 +682,56 @@ def _calculation(text: str, first: Quantity, result: Quantity, wanted: float, ho
     return Calculation(text=text[first.start : result.end], start=first.start, end=result.end,
                        stated=result.value, actual=wanted, expression=how, kind="derived",
                        unit=unit)
+
+
+# Bytes a parameter takes at each precision.
+_PRECISION_BYTES_RE = re.compile(
+    r"\b(?P<two>fp16|bf16|float16|half[- ]precision|16[- ]bit)|(?P<four>fp32|float32|"
+    r"full[- ]precision|32[- ]bit)|(?P<one>int8|fp8|8[- ]bit)|(?P<half>int4|4[- ]bit)\b",
+    re.IGNORECASE)
+_MODEL_SIZE_AFTER_RE = re.compile(r"\s*(?:-?\s*param\w*|model|llm)\b", re.IGNORECASE)
+# What makes a memory figure more than the weights, or not the weights at all: "plus the KV
+# cache", "leaves 10 GB free", "a 16 GB T4".
+_NOT_WEIGHTS_RE = re.compile(r"\b(?:kv|cache|activations?|overhead|plus|free|left|remaining|"
+                             r"spare|headroom|total|per\s+(?:request|sequence|token))\b",
+                             re.IGNORECASE)
+_CARD_AFTER_RE = re.compile(r"\s*(?:of\s+)?(?:hbm\s+)?(?:on\s+(?:an?\s+|the\s+)?)?"
+                            r"(?:t4|a100|h100|l4|a10g?|card|gpu|device)\b", re.IGNORECASE)
+_PRECISION_AFTER_RE = re.compile(r"\s*(?:of\s+weights\s+)?(?:in|at|with|for)\s+(?:"
+                                 + _PRECISION_BYTES_RE.pattern + ")", re.IGNORECASE)
+_BILLIONS_RE = re.compile(r"\s*\d[\d.,]*\s*(?:b|bn|billion)\b", re.IGNORECASE)
+WEIGHTS_REACH = 80  # characters from the precision to the memory figure
+
+
+def weight_memory_slips(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    """"A 3B model in fp16 is roughly 3 GB": the weights' memory against parameters x bytes per
+    parameter at the precision named (fp16 2 bytes, fp32 4, int8 1, int4 half)."""
+    flagged: list[Calculation] = []
+    for i, size in enumerate(quantities):
+        written = text[size.start : size.end]
+        if size.value < 1e8 or not _BILLIONS_RE.match(written) or not (
+                size.unit == "parameter" or _MODEL_SIZE_AFTER_RE.match(text, size.end)):
+            continue
+        memory = next((q for q in quantities[i + 1 :] if q.unit.lower() in {"gb", "gib"}
+                       and not _CARD_AFTER_RE.match(text, q.end)), None)
+        if memory is None or memory.start - size.end > WEIGHTS_REACH \
+                or not _same_sentence(text, size.start, memory.end) \
+                or _NOT_WEIGHTS_RE.search(text, size.end, memory.start):
+            continue
+        # The precision between the two ("3B in fp16 is 12 GB") or just after ("6 GB in FP16").
+        precision = _PRECISION_BYTES_RE.search(text, size.end, memory.start) \
+            or _PRECISION_AFTER_RE.match(text, memory.end)
+        if precision is None:
+            continue
+        per_parameter = 2.0 if precision.group("two") else 4.0 if precision.group("four") \
+            else 1.0 if precision.group("one") else 0.5
+        wanted = size.value * per_parameter / 1e9
+        stated = memory.written
+        if 0.85 * wanted <= stated <= 1.2 * wanted:
+            continue
+        flagged.append(Calculation(
+            text=text[size.start : memory.end], start=size.start, end=memory.end,
+            stated=stated, actual=wanted, kind="derived", unit="GB",
+            expression=f"{format_number(size.value / 1e9)}B x {format_number(per_parameter)} "
+                       f"bytes"))
+    return flagged

@@ -694,6 +694,18 @@ def _shares_unit(result: Quantity, operands: list[Quantity]) -> bool:
     return any(q.unit and _components(q.unit) & wanted for q in operands)
 
 
+# "for a 7B model on vLLM that's roughly forty a second": the model's size names which model.
+_MODEL_AFTER_RE = re.compile(r"\s*(?:-?\s*param\w*\s+)?(?:model|llm)\b", re.IGNORECASE)
+
+
+def _names_model(text: str, quantity: Quantity, result: Quantity) -> bool:
+    """Whether a quantity is a model's name by its size ("a 7B model"), not an operand: unless
+    the result is memory, which the size does give ("a 7B model in fp16 is 14 GB")."""
+    return text[quantity.start : quantity.end].rstrip().lower().endswith("b") \
+        and bool(_MODEL_AFTER_RE.match(text, quantity.end)) \
+        and result.unit not in {"gb", "gib", "mb", "tb", "byte", "bytes"}
+
+
 def find_implied_calculations(text: str, quantities: list[Quantity] | None = None,
                               skip: list[Calculation] | None = None) -> list[Calculation]:
     """Arithmetic stated in prose ("at 50k QPS that's only 10ms of CPU") whose result no
@@ -727,7 +739,8 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
             start = markers[index - 1].end()
         contrasts = [m.end() for m in _CONTRAST_RE.finditer(text, start, marker.start())]
         start = max([start, *contrasts])
-        operands = [q for q in qs if start <= q.start and q.end <= marker.start()][-3:]
+        operands = [q for q in qs if start <= q.start and q.end <= marker.start()
+                    and not _names_model(text, q, result)][-3:]
         if len(operands) < 2 or result.value <= 0:
             continue
         if not _shares_unit(result, operands):

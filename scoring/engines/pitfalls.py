@@ -134,7 +134,18 @@ def said_against(doc: Document, span: Span) -> bool:
     after = doc.text[span.end : doc.sentences[sentence].end]
     return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:])
                 or _CONDEMNED_AFTER_RE.search(after)
+                or (_CONDITION_BEFORE_RE.search(before[-50:])
+                    and not _WAVED_OFF_AFTER_RE.search(after))
                 or _HYPOTHETICAL_RE.match(doc.text[start : doc.sentences[sentence].end]))
+
+
+# "each flag check is around 200us if you call the flag service, so I'd cache the values":
+# the mistake as a condition, with its cost; the candidate does something else.
+_CONDITION_BEFORE_RE = re.compile(r"\bif\s+(?:you|we|one|they|someone|anyone)\s+(?:\w+\s+){0,2}$",
+                                  re.IGNORECASE)
+# "... if we call the flag service per request, that's only 10ms": the condition accepted.
+_WAVED_OFF_AFTER_RE = re.compile(r"\b(?:fine|ok|okay|only|just|negligible|nothing|cheap|tiny|"
+                                 r"trivial|acceptable|no\s+big\s+deal)\b", re.IGNORECASE)
 
 
 # "Signing off at 1,250 would have the fleet at 100% at peak, so the first spike pushes p99

@@ -146,3 +146,49 @@ def test_the_tool_picked_because_it_is_its_own_role_is_made() -> None:
               "model graph and fuses kernels, so it comes out ahead, something like 7ms p99 "
               "where TorchServe is closer to 12.")
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage", answer) == "made"
+
+
+def test_the_remote_flag_call_named_as_a_condition_with_its_cost_is_not_committed() -> None:
+    answer = ("I'd also add a kill switch flag per user segment; since each flag check is around "
+              "200us if you call the flag service, I'd keep the flag values cached in memory in "
+              "each pod and push updates to it.")
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   answer) == "missed"
+
+
+@pytest.mark.parametrize("answer", [
+    "If we call the flag service on every request, that's only 10ms of CPU, fine.",
+    "We call the flag service on every request.",
+])
+def test_the_remote_flag_call_accepted_is_committed(answer: str) -> None:
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request",
+                   answer) == "made"
+
+
+def test_a_model_named_by_its_size_is_no_operand_of_a_measured_rate() -> None:
+    answer = ("What matters is how many requests one card really handles in a load test while "
+              "staying inside 20 ms, and for a 7B model on vLLM that's roughly forty a second "
+              "per A100. Fifty thousand over forty gives twelve hundred and fifty cards.")
+    assert not any("forty" in line for line in _calculations("google-a100-7b-50k-qps", answer))
+
+
+@pytest.mark.parametrize("answer", [
+    "A 3B model in fp16 is roughly 3 GB, so it barely touches the 16 GB.",
+    "On memory, 3B params in fp16 is about 12GB, so on a 16GB T4 there's only ~4GB left for KV "
+    "cache.",
+    "The 3B model is ~12 GB in FP16 so it fits in 16 GB.",
+])
+def test_weights_memory_off_from_parameters_times_bytes_is_flagged_and_contradicts_the_fit(
+        answer: str) -> None:
+    assert any("6 GB" in line for line in _calculations("amazon-t4-3b-30k-qps", answer))
+    assert verdict("amazon-t4-3b-30k-qps", "memory-fit", answer) == "contradicted"
+
+
+@pytest.mark.parametrize("answer", [
+    "The 3B model is ~6 GB in FP16 so it fits in 16 GB with room for the KV cache.",
+    "A 3B model in int8 is about 3 GB, which leaves most of the 16 GB T4 for the KV cache.",
+    "3B params in fp16 is 6GB of weights plus the KV cache, roughly 9 GB in all on a 16 GB T4.",
+])
+def test_right_weights_memory_is_not_flagged(answer: str) -> None:
+    assert not any("GB" in line for line in _calculations("amazon-t4-3b-30k-qps", answer))
+    assert verdict("amazon-t4-3b-30k-qps", "memory-fit", answer) != "contradicted"
