@@ -245,7 +245,17 @@ def unsupported_count(doc: Document) -> Quantity | None:
     if any("/" in q.unit for q in doc.quantities) or (
             rates and min(rates) < 0.2 * max(rates)):
         return None
-    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS), None)
+    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS
+                 or not q.unit and _CARDS_NAMED_BEFORE_RE.search(
+                     doc.text, max(0, q.start - 80), q.start) and _OF_THEM_RE.match(
+                     doc.text, q.end)), None)
+
+
+# "T4s are solid inference cards, so I'd start with around 60 of them": cards counted by
+# pointing back at them.
+_OF_THEM_RE = re.compile(r"\s+of\s+(?:them|those)\b", re.IGNORECASE)
+_CARDS_NAMED_BEFORE_RE = re.compile(r"\b(?:t4|a100|h100|l4|a10g?|gpu|card|node|server)s?\b",
+                                    re.IGNORECASE)
 
 
 _LIMITING = frozenset(["only", "just", "enough", "alone", "solely"])

@@ -249,6 +249,8 @@ _THESAURUS_RAW: dict[str, tuple[str, ...]] = {
     "region": ("regions", "zone", "zones", "az", "azs", "availability zone",
                "availability zones"),
     "error": ("errors", "5xx"),
+    # "1,250 covers the headroom" says it includes it.
+    "includ": ("covers",),
 }
 
 

@@ -192,3 +192,25 @@ def test_weights_memory_off_from_parameters_times_bytes_is_flagged_and_contradic
 def test_right_weights_memory_is_not_flagged(answer: str) -> None:
     assert not any("GB" in line for line in _calculations("amazon-t4-3b-30k-qps", answer))
     assert verdict("amazon-t4-3b-30k-qps", "memory-fit", answer) != "contradicted"
+
+
+def test_cards_counted_by_pointing_back_at_them_with_no_basis_is_the_pitfall() -> None:
+    answer = "T4s are solid inference cards, so I'd start with around 60 of them and autoscale."
+    assert verdict("amazon-t4-3b-30k-qps", "unsupported-guess", answer) == "made"
+
+
+def test_cards_counted_from_a_rate_per_card_are_no_guess() -> None:
+    answer = "Each T4 does about 12 QPS for this model, so 30,000 / 12 = 2,500 of them."
+    assert verdict("amazon-t4-3b-30k-qps", "unsupported-guess", answer) == "missed"
+
+
+def test_a_count_said_to_cover_the_headroom_is_accepted_as_including_it() -> None:
+    answer = ("50,000 over 40 is 1,250, and I'd assume the architect already built the 20% into "
+              "the 40 QPS figure, so 1,250 covers the headroom.")
+    assert verdict("azure-capacity-spreadsheet-review", "accepts-1250", answer) == "made"
+
+
+def test_a_count_said_not_to_cover_the_headroom_is_not_accepted() -> None:
+    answer = ("50,000 over 40 is 1,250, which doesn't cover the headroom: with 20% it is 1,500 "
+              "A100s.")
+    assert verdict("azure-capacity-spreadsheet-review", "accepts-1250", answer) == "missed"
