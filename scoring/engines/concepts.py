@@ -445,7 +445,9 @@ _REFUSED_BY_CANDIDATE_RE = re.compile(
     r"\b(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:(?:also|really|honestly|definitely|just)\s+)?"
     r"(?:not|never|wouldn'?t|won'?t)\s+(?:add|use|put|have|bother|run|keep|build|want|need|"
     r"include|do)\b[^.;:!?]{0,30}$|\b(?:i|we)(?:'d|\s+would)\s+(?:skip|drop|leave\s+out)\b"
-    r"[^.;:!?]{0,30}$", re.IGNORECASE)
+    r"[^.;:!?]{0,30}$|"
+    # "And no feature flags either, 200µs per request is too much".
+    r"\bno\s+$", re.IGNORECASE)
 
 
 def _reason_after_refusal(doc: Document, match: Match, refused: Match) -> bool:

@@ -482,8 +482,10 @@ def _is_rate(quantity: Quantity) -> bool:
 
 # "40k orders an hour, so 2% over the 15 minutes is about 8,000 orders": a share of a rate over
 # a window is rate x share x window (200 orders), checked against the count stated.
-_OVER_THE_WINDOW_RE = re.compile(r"^\s*(?:over|across|in|inside|within|during|for)\s+"
-                                 r"(?:a\s+|the\s+|that\s+|each\s+)?$", re.IGNORECASE)
+# "over the 15 minutes", "so at 2% the 15 minute window is ...".
+_OVER_THE_WINDOW_RE = re.compile(r"^\s*(?:(?:over|across|in|inside|within|during|for)\s+"
+                                 r"(?:a\s+|the\s+|that\s+|each\s+)?|,?\s*(?:the|that|each)\s+)$",
+                                 re.IGNORECASE)
 _WINDOW_IS_RE = re.compile(r"^\s*(?:window|step|bake|period)?\s*(?:is|=|means|gives(?:\s+us)?|"
                            r"comes\s+to|would\s+be|works\s+out\s+to|that's|,\s*that's|of)?\s*"
                            r"(?:about|around|roughly|only|just|~)?\s*$", re.IGNORECASE)

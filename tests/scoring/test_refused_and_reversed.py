@@ -214,3 +214,23 @@ def test_a_count_said_not_to_cover_the_headroom_is_not_accepted() -> None:
     answer = ("50,000 over 40 is 1,250, which doesn't cover the headroom: with 20% it is 1,500 "
               "A100s.")
     assert verdict("azure-capacity-spreadsheet-review", "accepts-1250", answer) == "missed"
+
+
+def test_no_feature_flags_for_their_cost_is_not_the_point_of_handling_the_cost() -> None:
+    answer = ("Per-version dashboards and automatic rollback. And no feature flags either, 200µs "
+              "per request is too much at our QPS, so no per-segment kill switch, rollback "
+              "covers it.")
+    assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) != "made"
+
+
+def test_a_share_of_a_rate_over_the_window_said_without_over_is_checked() -> None:
+    answer = ("We do about 100k orders an hour, so at 2% the 15 minute window is roughly 2,000 "
+              "canary orders.")
+    lines = _calculations("doordash-eta-canary", answer)
+    assert any("2,000" in line and "500" in line for line in lines)
+
+
+def test_a_right_share_of_a_rate_over_the_window_is_not_marked_off() -> None:
+    answer = ("We do about 100k orders an hour, so at 2% the 15 minute window is roughly 500 "
+              "canary orders.")
+    assert not any("500" in line for line in _calculations("doordash-eta-canary", answer))
