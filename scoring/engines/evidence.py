@@ -177,6 +177,18 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
 
 
 NUMBER_WEIGHT = 1.5
+_GLUED_NUMBER_RE = re.compile(r"\d-([a-z]+)", re.IGNORECASE)
+_GLUED_AFTER_RE = re.compile(r"-?\s?([a-z]+)", re.IGNORECASE)
+
+
+def _glued_elsewhere(text: str, found: Quantity, word: str) -> bool:
+    """Whether a number found for a phrase's "8-bit" counts something else: it has a unit of
+    its own, or another word glued to it ("8-GPU servers")."""
+    if found.unit:
+        return True
+    after = _GLUED_AFTER_RE.match(text, found.end)
+    return bool(after and text[found.end : found.end + 1] == "-"
+                and after.group(1).lower() != word.lower())
 
 
 APPROXIMATE_PHRASE = 0.05  # "~15ms" in a phrase also matches 14.5ms; "15ms" only 15ms
@@ -192,8 +204,12 @@ def _number_spans(doc: Document, sentence: int, pattern: Pattern,
         slack = APPROXIMATE_PHRASE if approximate else 1e-9
         # A number in a clause the candidate rejects ("the 2ms launch overhead isn't worth
         # budgeting") is not stated as a point.
+        # A number the phrase glues to its own word ("8-bit") is not one counting something
+        # else ("8-GPU servers").
+        glued = _GLUED_NUMBER_RE.search(pattern.source) if wanted.unit == "" else None
         hit = next((q for q in doc.sentence_numbers.get(sentence, ())
                     if _same_number(q, wanted, slack)
+                    and not (glued and _glued_elsewhere(doc.text, q, glued.group(1)))
                     and _negated_at(doc, q.start) == (pattern.negative != opposite)), None)
         if hit is None:
             return []

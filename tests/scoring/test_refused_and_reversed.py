@@ -234,3 +234,15 @@ def test_a_right_share_of_a_rate_over_the_window_is_not_marked_off() -> None:
     answer = ("We do about 100k orders an hour, so at 2% the 15 minute window is roughly 500 "
               "canary orders.")
     assert not any("500" in line for line in _calculations("doordash-eta-canary", answer))
+
+
+def test_a_number_glued_to_another_word_is_not_the_phrases_number() -> None:
+    answer = ("With 20% on top that's 24 GPUs, which is three 8-GPU servers, so this is a pretty "
+              "small deployment.")
+    assert verdict("google-a100-7b-50k-qps", "quantization", answer) == "missed"
+
+
+@pytest.mark.parametrize("answer", ["I'd benchmark 8-bit weights to cut the fleet.",
+                                    "I'd try 8 bit weights before buying more cards."])
+def test_the_phrases_own_glued_number_still_makes_it(answer: str) -> None:
+    assert verdict("google-a100-7b-50k-qps", "quantization", answer) == "made"
