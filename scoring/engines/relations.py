@@ -30,6 +30,8 @@ _ROLE_WORDS = {
     "compiler": frozenset(["compil", "optimiz", "optimis", "optim", "fus", "fusion"]),
     "server": frozenset(["server", "serv", "host"]),
 }
+# Words that give the reason a tool is picked: "TensorRT because the handlers ...".
+_REASON_LINKS = frozenset(["because", "for", "its", "thanks", "since"])
 # Words that may stand between a tool and the role said of it ("TorchServe is the compiler",
 # "TorchServe, which compiles", "TensorRT acts as a model server").
 _ROLE_LINKS = frozenset(["is", "are", "was", "as", "a", "an", "the", "which", "that", "just",
@@ -38,7 +40,7 @@ _ROLE_LINKS = frozenset(["is", "are", "was", "as", "a", "an", "the", "which", "t
                          # "TorchServe is the one that does the graph-level optimization",
                          # "TensorRT is more of a general-purpose Python model server".
                          "does", "do", "performs", "graph", "level", "more", "of", "general",
-                         "purpose", "python", "kind", "sort"])
+                         "purpose", "python", "kind", "sort", *_REASON_LINKS, "to", "of"])
 ROLE_REACH = 9  # linking words that may stand between a tool and the role said of it
 # Role words after a noun-like "is the X" that do not name what the tool is.
 _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
@@ -89,13 +91,16 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
                     ch in ";:()!?." for ch in text[tokens[j - 1].end : nxt.start]):
                 break
             possessive = j == i + 1 and token.lower.endswith(("'s", "\u2019s"))
-            role = _role_of(nxt) or (possessive and _feature_of(nxt))
+            # "TensorRT because the handlers make iteration easy", "TorchServe for the compiled
+            # speed": what the tool is picked for is what it is said to have.
+            credited = possessive or any(t.lower in _REASON_LINKS for t in tokens[i + 1 : j])
+            role = _role_of(nxt) or (credited and _feature_of(nxt))
             if role:
                 following = tokens[j + 1].lower if j + 1 < len(tokens) else ""
                 # "TorchServe's compile step", "TensorRT's management API": what a tool has
                 # is what it does, whatever noun follows.
                 if role != own and not nxt.negated and (
-                        possessive or following not in _ROLE_EXCLUDED_NEXT):
+                        credited or following not in _ROLE_EXCLUDED_NEXT):
                     found.append(WrongClaim(Span(token.start, nxt.end), token.sentence, "role"))
                 break
             if nxt.lower not in _ROLE_LINKS:

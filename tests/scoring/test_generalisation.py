@@ -350,9 +350,12 @@ def test_the_eleventh_rounds_graded_sets_hold(bundled_bank) -> None:
     # credited, 25.9% dismissed credited, 0.81 kappa; engine 2.5 0.870 and the rest unchanged.
     # Read in the ninth round (2.5 -> 2.7: 0.870 -> 0.944 macro-F1, 21.8% -> 5.5% missed
     # credited, 25.9% -> 7.4% dismissed credited, 0.81 -> 0.89 kappa).
+    # (Kappa 0.872 -> 0.860 in the twelfth round: CH11-24, graded 4, says a 3B model in fp16
+    # is "about 3GB", now checked and blocking a 4; CH11-47's waved-away versioning now reads
+    # as waved away.)
     ("criteria-heldout-11", {"concept_macro_f1": 0.93, "pitfall_recall": 0.9,
                              "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.95,
-                             "evidence_precision": 0.93, "rating_qwk": 0.87,
+                             "evidence_precision": 0.93, "rating_qwk": 0.85,
                              "missed_credited_at_most": 0.07,
                              "dismissed_credited_at_most": 0.1}),
     # The ninth round's held-out sets. held-out-12: measured with 2.5 (0.884) and 2.6 (0.890),

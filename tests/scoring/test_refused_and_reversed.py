@@ -246,3 +246,17 @@ def test_a_number_glued_to_another_word_is_not_the_phrases_number() -> None:
                                     "I'd try 8 bit weights before buying more cards."])
 def test_the_phrases_own_glued_number_still_makes_it(answer: str) -> None:
     assert verdict("google-a100-7b-50k-qps", "quantization", answer) == "made"
+
+
+def test_tools_picked_for_the_other_tools_strengths_are_contradicted() -> None:
+    answer = ("For a platform I'd put fast-moving models on TensorRT because the handlers make "
+              "iteration easy, and the latency-critical stuff on TorchServe for the compiled "
+              "speed.")
+    assert verdict("tensorrt-torchserve-tradeoffs", "recommendation", answer) == "contradicted"
+
+
+def test_tools_picked_for_their_own_strengths_are_not_contradicted() -> None:
+    answer = ("For a platform I'd put fast-moving models on TorchServe because the handlers make "
+              "iteration easy, and the latency-critical stuff on TensorRT for the compiled "
+              "speed.")
+    assert verdict("tensorrt-torchserve-tradeoffs", "recommendation", answer) != "contradicted"
