@@ -74,10 +74,20 @@ def stretch(text: str, sentence_start: int, sentence_end: int, at: int) -> str:
     return text[start : min(sentence_end, start + MAX_STRETCH)]
 
 
+# The candidate siding with what others advise: "Some people say you should ask the caller
+# first, and they're right", "..., and I do". The model reads "some people say" as the start of
+# a dismissal, which it usually is; a stretch that ends agreeing is not one.
+_SIDES_WITH_RE = re.compile(
+    r"\b(?:and|which)\s+(?:they'?re|they\s+are|that'?s|that\s+is)\s+(?:quite\s+|absolutely\s+|"
+    r"completely\s+)?(?:right|correct)\b|\band\s+(?:i|we)\s+(?:do|agree|would|will|'d)\s*"
+    r"(?:too\s*)?[.!?]?\s*$|\b(?:i|we)\s+(?:agree|concur)\b", re.IGNORECASE)
+
+
 def waves_away(text: str, sentence_start: int, sentence_end: int, at: int) -> bool:
     """Whether the clause stating something at `at` (and the rest of its sentence) waves it
     away."""
-    return probability(stretch(text, sentence_start, sentence_end, at)) >= _model()[2]
+    read = stretch(text, sentence_start, sentence_end, at)
+    return probability(read) >= _model()[2] and not _SIDES_WITH_RE.search(read)
 
 
 # A point conceded to others and then turned down: "You could normalise by active streams, but
