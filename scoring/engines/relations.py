@@ -50,8 +50,19 @@ _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
 _ROLE_FEATURES = {"server": ("manag", "handler")}
 
 
-def _feature_of(token: Token) -> str:
-    return next((role for role, stems in _ROLE_FEATURES.items()
+# What a tool is picked for, said as its reason: "TorchServe for the speed", "TensorRT for the
+# flexibility".
+# (Not "fast" or "latency": "TorchServe for fast iteration", "Triton for the latency" with
+# TensorRT engines behind it.)
+_ROLE_REASONS = {"compiler": ("speed",), "server": ("flexib", "conveni")}
+
+
+_PICKED_FOR = frozenset(["tensorrt", "torchserv"])
+
+
+def _feature_of(token: Token, *, as_reason: bool = False) -> str:
+    features = _ROLE_REASONS if as_reason else _ROLE_FEATURES
+    return next((role for role, stems in features.items()
                  if token.lower.startswith(stems)), "")
 
 
@@ -94,7 +105,8 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
             # "TensorRT because the handlers make iteration easy", "TorchServe for the compiled
             # speed": what the tool is picked for is what it is said to have.
             credited = possessive or any(t.lower in _REASON_LINKS for t in tokens[i + 1 : j])
-            role = _role_of(nxt) or (credited and _feature_of(nxt))
+            role = _role_of(nxt) or (credited and (_feature_of(nxt) or (
+                token.key in _PICKED_FOR and _feature_of(nxt, as_reason=True))))
             if role:
                 following = tokens[j + 1].lower if j + 1 < len(tokens) else ""
                 # "TorchServe's compile step", "TensorRT's management API": what a tool has
@@ -376,8 +388,9 @@ _TURNED_FACTS = (
                r"(?!\s+(?:cost|price|spend))|"
                r"(?<!offline\s)(?<!nightly\s)(?<!without\s)(?<!no\s)\b(?:bigger|larger|more)\s+"
                r"batch(?:ing|es)?\b[^.;,]{0,30}?\b(?:won't|doesn't|does\s+not|will\s+not|"
-               r"shouldn't|never)\s+(?:really\s+)?(?:move|touch|affect|change|hurt|raise)\s+"
-               r"(?:the\s+|our\s+)?(?:p99|p95|tail)\b", re.IGNORECASE),
+               r"shouldn't|never|don't|do\s+not)\s+(?:really\s+|actually\s+)?(?:move|touch|"
+               r"affect|change|hurt|raise)\s+(?:the\s+|our\s+)?(?:p99|p95|tail|latency)\b",
+               re.IGNORECASE),
     # "TorchServe has no real batching, each request runs alone": it batches dynamically
     # (batch_size and max_batch_delay per model).
     re.compile(r"\btorchserve\b[^.;,]{0,40}?\b(?:(?:has|have|offers?|does|supports?)\s+no\s+"
@@ -388,7 +401,8 @@ _TURNED_FACTS = (
                r"request\s+at\s+a\s+time)\b", re.IGNORECASE),
     # "the thing that gets worse with batch size is the kernel launch overhead": it is a fixed
     # cost per call, spread thinner by a bigger batch.
-    re.compile(r"\blaunch\s+overhead\b[^.;]{0,40}?\b(?:grows?|increases?|rises?|gets?\s+worse|"
+    re.compile(r"\blaunch\s+(?:overhead|cost|time)\b[^.;]{0,40}?\b(?:grows?|increases?|rises?|"
+               r"gets?\s+worse|"
                r"goes\s+up|scales?)\s+(?:with|as)\s+(?:the\s+)?batch|\b(?:gets?\s+worse|grows?|"
                r"increases?)\s+with\s+(?:the\s+)?batch(?:\s+size)?\s+is\s+(?:the\s+)?(?:kernel\s+)?"
                r"launch\s+overhead|\blaunch\s+more\s+kernels\s+(?:for|with)\s+(?:a\s+)?(?:bigger|"

@@ -566,7 +566,7 @@ def wrong_definitions(text: str, sentence_of) -> list[WrongClaim]:
 # spread or of the tail defined as a central value.
 _AVERAGE_DEFINITION_RE = re.compile(
     r"\b(?P<term>jitter|tail\s+latency|p9\d(?:\.\d+)?|percentiles?|variance|variation)\b"
-    r"[^.;:!?\n]{0,12}?\b(?:is|are|means|mean|refers\s+to|=|being|measures)\b"
+    r"[^.;:!?\n]{0,20}?\b(?:is|are|means|mean|refers\s+to|=|being|measures)\b"
     r"\s+(?:just\s+|basically\s+|simply\s+)?(?:the\s+|an?\s+|our\s+)?"
     r"(?:average|mean|typical|median)\b", re.IGNORECASE)
 

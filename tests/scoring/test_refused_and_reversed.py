@@ -260,3 +260,44 @@ def test_tools_picked_for_their_own_strengths_are_not_contradicted() -> None:
               "iteration easy, and the latency-critical stuff on TensorRT for the compiled "
               "speed.")
     assert verdict("tensorrt-torchserve-tradeoffs", "recommendation", answer) != "contradicted"
+
+
+def test_bigger_batches_said_not_to_hurt_latency_are_contradicted() -> None:
+    answer = ("Bigger batches don't really hurt latency because the GPU processes the whole "
+              "batch in parallel, it's the same single forward pass whether you have 8 or 64.")
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "contradicted"
+
+
+def test_bigger_batches_said_not_to_come_free_stay_made() -> None:
+    answer = ("Bigger batches don't come for free: they raise p99 because requests wait for the "
+              "batch to fill, though throughput goes up.")
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "made"
+
+
+def test_a_launch_cost_said_to_grow_with_the_batch_is_contradicted() -> None:
+    answer = "I'd watch kernel launch overhead, because the launch cost grows with the batch size."
+    assert verdict("pinterest-batch-size-tradeoff", "launch-overhead", answer) == "contradicted"
+
+
+def test_p99_defined_after_an_aside_as_an_average_is_contradicted() -> None:
+    answer = ("The contract is 20ms so my budget is 20ms, measured as p99, which for me means the "
+              "average latency of 99% of requests once you drop the worst 1% as outliers.")
+    assert verdict("tiktok-20ms-budget", "tail-target-headroom", answer) == "contradicted"
+
+
+@pytest.mark.parametrize("answer", [
+    "For fraud I'd go with TorchServe for the speed.",
+    "With weekly retrains I'd go TensorRT for the flexibility.",
+])
+def test_a_tool_picked_for_the_other_tools_strength_is_contradicted(answer: str) -> None:
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "recommendation",
+                   answer) == "contradicted"
+
+
+@pytest.mark.parametrize("answer", [
+    "For fraud I'd go with TensorRT for the speed, given weekly retrains.",
+    "I'd go with TorchServe for fast iteration, since the model retrains daily.",
+])
+def test_a_tool_picked_for_its_own_strength_is_not_contradicted(answer: str) -> None:
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "recommendation",
+                   answer) != "contradicted"
