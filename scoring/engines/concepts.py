@@ -250,7 +250,8 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
 # above p99", "p50, since that's the tail" any point on percentiles.
 _TURNED_BY_LABEL = (
     ("batch", re.compile(r"batch.*(?:trade-?off|throughput\s+versus\s+latency)|"
-                         r"(?:trade-?off|throughput\s+versus\s+latency).*batch", re.IGNORECASE)),
+                         r"(?:trade-?off|throughput\s+versus\s+latency).*batch|"
+                         r"batch capped by latency", re.IGNORECASE)),
     # (Not a plan to chart them, "dashboards of percentiles": that says nothing of their order.)
     ("percentile", re.compile(r"(?<!dashboards of )percentile", re.IGNORECASE)),
     # "A 3B model in fp16 is roughly 3 GB" takes down the memory fit.

@@ -128,6 +128,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
                 how = f"{format_number(shown_high)} / {format_number(shown_low)}"
                 flagged.append(_calculation(text, a, result, wanted, how, "x"))
     flagged += _headroom_totals(text, quantities)
+    flagged += _shares_above(text, quantities)
     flagged += _differences(text, quantities)
     flagged += _shares_of(text, quantities)
     flagged += _share_of_figure(text, quantities)
@@ -736,4 +737,52 @@ def weight_memory_slips(text: str, quantities: list[Quantity]) -> list[Calculati
             stated=stated, actual=wanted, kind="derived", unit="GB",
             expression=f"{format_number(size.value / 1e9)}B x {format_number(per_parameter)} "
                        f"bytes"))
+    return flagged
+
+
+# "the threshold at 80ms is 35% above that", "80ms sits 35% over the 45ms p95": a figure said
+# to be a share above or below another, checked against the two.
+_IS_SHARE_RE = re.compile(r"\s*(?:is|sits|runs|would\s+be|'s|lands)\s+" + _HEDGES + "$",
+                          re.IGNORECASE)
+_ABOVE_RE = re.compile(r"\s*(?P<dir>above|over|higher\s+than|more\s+than|below|under|lower\s+"
+                       r"than|less\s+than)\s+(?:the\s+|our\s+)?(?P<that>that|it|this)?",
+                       re.IGNORECASE)
+
+
+def _shares_above(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i in range(1, len(quantities)):
+        figure, share = quantities[i - 1], quantities[i]
+        if share.unit != "%" or share.is_range or figure.is_range or not figure.unit \
+                or figure.unit in {"%", "x"} or not _IS_SHARE_RE.match(text[figure.end :
+                                                                           share.start]):
+            continue
+        where = _ABOVE_RE.match(text, share.end)
+        if where is None:
+            continue
+        if where.group("that"):
+            # "... is 35% above that": the figure before, in the same unit and sentence.
+            other = next((q for q in reversed(quantities[: i - 1]) if q.unit == figure.unit
+                          and not q.is_range), None)
+            if other is None or not _same_sentence(text, other.start, where.end()):
+                continue
+        else:
+            other = quantities[i + 1] if i + 1 < len(quantities) else None
+            if other is None or other.start - where.end() > 3 or other.unit != figure.unit \
+                    or other.is_range:
+                continue
+        high, low = max(figure.value, other.value), min(figure.value, other.value)
+        if low <= 0 or high == low:
+            continue
+        # Either way up is a valid route: the gap over the smaller or over the larger figure.
+        routes = (100 * (high - low) / low, 100 * (high - low) / high)
+        if any(_close(share.value, wanted) for wanted in routes):
+            continue
+        scale = figure.factor or 1.0
+        shown_high, shown_low = high / scale, low / scale
+        flagged.append(Calculation(
+            text=text[figure.start : share.end], start=figure.start, end=share.end,
+            stated=share.value, actual=routes[0], kind="derived", unit="%",
+            expression=f"({format_number(shown_high)} - {format_number(shown_low)}) / "
+                       f"{format_number(shown_low)}"))
     return flagged

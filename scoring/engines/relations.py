@@ -265,6 +265,14 @@ _SOONER_RE = re.compile(
 EFFECT_REACH = 130
 
 
+# "so the batch size can go as high as memory allows": the latency budget caps the batch long
+# before memory does.
+_BATCH_TO_MEMORY_RE = re.compile(
+    r"\bbatch(?:es|\s+sizes?)?\b[^.;]{0,30}?\b(?:as\s+(?:high|large|big|far)\s+as|up\s+to\s+"
+    r"(?:whatever|what))\s+(?:the\s+)?(?:gpu\s+)?(?:memory|vram|the\s+card)\s+(?:allows|permits|"
+    r"fits|can\s+hold|will\s+take|lets)", re.IGNORECASE)
+
+
 def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
     """"bigger batches lower p99", "larger batches reduce throughput", "smaller batches raise
     latency": what grows with batch size turned round. Latency-like effects (p99, queueing,
@@ -296,6 +304,10 @@ def reversed_batching(text: str, sentence_of) -> list[WrongClaim]:
         sooner = _SOONER_RE.search(text, match.end(), end)
         if sooner:
             found.append(_claim(match.start(), sooner.end(), sentence_of, "batch"))
+    found += [_claim(m.start(), m.end(), sentence_of, "batch")
+              for m in _BATCH_TO_MEMORY_RE.finditer(text)
+              if not _NOT_BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()])
+              and not re.search(r"n't\b|\b(?:not|never|cannot)\b", m.group(), re.IGNORECASE)]
     for match in _EFFECT_AS_BATCH_RE.finditer(text):
         falls = match.group("dir").lower().startswith(_DOWN_EFFECTS + _FALLS + ("improv", "get"))
         falls = falls and not re.match(r"gets?\s+(?:worse|higher|longer)", match.group("dir"), re.I)

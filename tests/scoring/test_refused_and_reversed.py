@@ -301,3 +301,35 @@ def test_a_tool_picked_for_the_other_tools_strength_is_contradicted(answer: str)
 def test_a_tool_picked_for_its_own_strength_is_not_contradicted(answer: str) -> None:
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "recommendation",
                    answer) != "contradicted"
+
+
+def test_a_batch_said_to_go_as_high_as_memory_allows_is_contradicted() -> None:
+    answer = ("Memory is no issue either: 14 GB of weights on an 80 GB card means we can run huge "
+              "batches, so the batch size can go as high as memory allows.")
+    assert verdict("google-a100-7b-50k-qps", "token-and-batch-limits", answer) == "contradicted"
+
+
+def test_a_batch_said_not_to_go_as_high_as_memory_allows_is_made() -> None:
+    answer = ("Memory is no issue: 14 GB of weights on an 80 GB card leaves room for KV cache, but "
+              "the 20ms budget caps the batch long before memory does, so the batch can't go as "
+              "high as memory allows.")
+    assert verdict("google-a100-7b-50k-qps", "token-and-batch-limits", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "p95 of 45ms means 95% of compiles are faster than 45ms, and the threshold at 80ms is 35% "
+    "above that, a reasonable cushion.",
+    "The threshold at 80ms is 35% above the 45ms p95.",
+])
+def test_a_share_above_another_figure_is_checked(answer: str) -> None:
+    lines = _calculations("snowflake-jit-compilation-sli", answer)
+    assert any("35%" in line and "77.8%" in line for line in lines)
+
+
+@pytest.mark.parametrize("answer", [
+    "The threshold at 80ms is about 78% above the 45ms p95.",
+    "45ms is 44% below the 80ms threshold.",
+])
+def test_a_right_share_above_another_figure_is_not_marked_off(answer: str) -> None:
+    assert not any("%" in line for line in _calculations("snowflake-jit-compilation-sli",
+                                                         answer))
