@@ -622,6 +622,10 @@ _CONCESSION_RE = re.compile(
     r"(?:that|it|this)(?:'s| is) nothing\b|nothing (?:worth|to (?:worry|lose sleep))|"
     # "..., but that's noise next to model latency".
     r"(?:that|it|this)(?:'s| is) noise\b|"
+    # "The 200 microseconds sounds scary, but at 50k QPS it's 10ms of CPU per second, which is
+    # negligible".
+    r"[^.;!?\n]{0,50}?\bwhich(?:'s| is) (?:only |just |basically |really )?(?:negligible|"
+    r"nothing|noise|trivial|tiny|a rounding error)\b|"
     r"(?:that|it|this)(?:'s| is) (?:a|an) (?:ci|ops|process|tooling|pipeline|build|later|"
     r"solved|someone else's|different team's) (?:problem|concern|issue|question)|"
     r"(?:that|it|this)(?:'s| is) (?:a )?luxury|"

@@ -333,3 +333,17 @@ def test_a_share_above_another_figure_is_checked(answer: str) -> None:
 def test_a_right_share_above_another_figure_is_not_marked_off(answer: str) -> None:
     assert not any("%" in line for line in _calculations("snowflake-jit-compilation-sli",
                                                          answer))
+
+
+def test_a_cost_conceded_then_called_negligible_after_but_is_waved_away() -> None:
+    answer = ("For the kill switch I'd put a per-segment feature flag in the ranking service and "
+              "check it on each request against the flag service. The 200 microseconds per check "
+              "sounds scary, but at 50k QPS it's 50,000 x 200us = 10ms of CPU per second, which is "
+              "negligible.")
+    assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) == "contradicted"
+
+
+def test_a_cost_made_negligible_by_caching_keeps_the_point() -> None:
+    answer = ("The flag check costs 200 microseconds, but we cache flag state locally, which is "
+              "why the per-request cost is negligible.")
+    assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) == "made"
