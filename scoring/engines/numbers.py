@@ -777,7 +777,10 @@ _SUM_AFTER_RE = re.compile(
     r"\b(?:add(?:s|ed|ing)?\s+up\s+to|sum(?:s|med|ming)?\s+(?:up\s+)?to|"
     r"(?:comes?|came|coming)\s+(?:out\s+)?to|total(?:s|led|ling|ed|ing)?|in\s+total|"
     r"altogether|all\s+told|(?P<fits>fit(?:s|ting)?\s+(?:in(?:to|side)?|within|under))|"
-    r"(?:the\s+)?(?:sum|total)\s+(?:is|was|comes\s+to|would\s+be|of))\b", re.IGNORECASE)
+    r"(?:the\s+)?(?:sum|total)\s+(?:is|was|comes\s+to|would\s+be|of)|"
+    # "network 3ms, feature fetch 4ms, ..., so that's the 15": the parts said to make a total.
+    r"so\s+(?:that's|that\s+is|that\s+makes|it's)(?=\s+(?:the\s+|our\s+|about\s+|~)?\d))\b",
+    re.IGNORECASE)
 _SUM_BEFORE_RE = re.compile(
     r"\s*(?:in\s+total|altogether|all\s+told|combined|total(?=\s*(?:[.,;:!?)]|$|"
     r"\b(?:and|so|which|that|with|leaving|for)\b)))\b", re.IGNORECASE)

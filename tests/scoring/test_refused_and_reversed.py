@@ -347,3 +347,15 @@ def test_a_cost_made_negligible_by_caching_keeps_the_point() -> None:
     answer = ("The flag check costs 200 microseconds, but we cache flag state locally, which is "
               "why the per-request cost is negligible.")
     assert verdict("robinhood-bad-model-blast-radius", "flag-latency", answer) == "made"
+
+
+def test_stage_slices_said_to_be_the_target_with_so_thats_are_summed() -> None:
+    answer = ("Budget per stage: network 3ms, feature fetch 4ms, preprocessing 2ms, queue/batch "
+              "wait 3ms, model 6ms, postprocessing 2ms, so that's the 15.")
+    assert any("add up to 20" in line for line in _calculations("tiktok-20ms-budget", answer))
+
+
+def test_stage_slices_that_make_the_target_with_so_thats_are_not_marked_off() -> None:
+    answer = ("Budget per stage: network 3ms, feature fetch 4ms, preprocessing 2ms, queue/batch "
+              "wait 2ms, model 3ms, postprocessing 1ms, so that's the 15.")
+    assert _calculations("tiktok-20ms-budget", answer) == []
