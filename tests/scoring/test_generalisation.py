@@ -153,13 +153,15 @@ VALIDATION_16 = DATA / "validation-16-untouched.csv"
 VALIDATION_17 = DATA / "validation-17-untouched.csv"
 VALIDATION_18 = DATA / "validation-18-untouched.csv"
 VALIDATION_19 = DATA / "validation-19-untouched.csv"
+VALIDATION_20 = DATA / "validation-20-untouched.csv"
+VALIDATION_21 = DATA / "validation-21-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
     "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
     "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
     "criteria-heldout-14", "criteria-heldout-15", "criteria-heldout-16", "criteria-heldout-17",
-    "criteria-heldout-18")}
+    "criteria-heldout-18", "criteria-heldout-19", "criteria-heldout-20")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -278,8 +280,17 @@ def test_the_eleventh_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-18 (written at the start of the round, measured once with 2.8, then read):
     # 0.880 (2 graded below 4 rated 4) with 2.8, 0.901 (0) with 2.9. validation-19 (written
     # mid-round, never opened, measured once at the end): 0.818 (4) with 2.8, 0.852 (3) with
-    # 2.9, over issue 9's target of none.
-    graded_sets_hold(bundled_bank.slug, (VALIDATION_18, 0.88, 1), (VALIDATION_19, 0.83, 3))
+    # 2.9, over issue 9's target of none. Read in the twelfth round: 0.901 (1) with 2.10.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_18, 0.89, 1), (VALIDATION_19, 0.89, 1))
+
+
+@pytest.mark.django_db
+def test_the_twelfth_rounds_graded_sets_hold(bundled_bank) -> None:
+    # validation-20 (written at the start of the round, measured once with 2.9 and the first
+    # 2.10, then read): 0.864 (1 graded below 4 rated 4) with both; 0.875 (0) with the last
+    # 2.10. validation-21 (written mid-round, never opened, measured once at the end): 0.840 (2)
+    # with 2.9 and with 2.10, short of issue 9's targets of 0.90 and none.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_20, 0.86, 0), (VALIDATION_21, 0.83, 2))
 
 
 @pytest.mark.django_db
@@ -403,11 +414,26 @@ def test_the_eleventh_rounds_graded_sets_hold(bundled_bank) -> None:
                              "evidence_precision": 0.95, "rating_qwk": 0.84,
                              "missed_credited_at_most": 0.06,
                              "dismissed_credited_at_most": 0.02}),
-    ("criteria-heldout-18", {"concept_macro_f1": 0.9, "pitfall_recall": 0.75,
+    # Read in the twelfth round; 2.10: 0.953, 5.7%, 7.1%, 0.83 / 1.00, kappa 0.903.
+    ("criteria-heldout-18", {"concept_macro_f1": 0.94, "pitfall_recall": 0.8,
                              "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
-                             "evidence_precision": 0.95, "rating_qwk": 0.88,
-                             "missed_credited_at_most": 0.15,
+                             "evidence_precision": 0.95, "rating_qwk": 0.89,
+                             "missed_credited_at_most": 0.07,
+                             "dismissed_credited_at_most": 0.08}),
+    # The twelfth round. held-out-19: measured once with 2.9 and the first 2.10 (0.871 -> 0.880,
+    # missed credited 22.7% -> 20.8%, dismissed 28.6% -> 17.9%), then read (last 2.10: 0.894,
+    # 17.5%, 14.3%). held-out-20: never opened, measured once at the end, 2.9 -> 2.10: 0.864 ->
+    # 0.866, 21.6% -> 21.1%, 13.3% both, pitfalls 0.88 / 0.93, wrong numbers 73%, kappa 0.782.
+    ("criteria-heldout-19", {"concept_macro_f1": 0.88, "pitfall_recall": 0.85,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.8,
+                             "evidence_precision": 0.95, "rating_qwk": 0.86,
+                             "missed_credited_at_most": 0.19,
                              "dismissed_credited_at_most": 0.15}),
+    ("criteria-heldout-20", {"concept_macro_f1": 0.86, "pitfall_recall": 0.85,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.7,
+                             "evidence_precision": 0.94, "rating_qwk": 0.77,
+                             "missed_credited_at_most": 0.22,
+                             "dismissed_credited_at_most": 0.14}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
