@@ -37,7 +37,9 @@ from scoring.engines.text import tokenize  # noqa: E402
 # Held out from every fit: the fresh set that measures the engine, never read. The twelfth
 # round refit on every read set (held-out-7 to -18 joined the fit): leave-one-file-out recall
 # at the chosen false-positive rate rose from 0.63 to 0.71 with the extra sets.
-HELD_OUT = ("criteria-heldout-19.jsonl",)
+# held-out-19 was unread when the weights in data/dismissal-cues.json were fitted; held-out-20
+# has never been read.
+HELD_OUT = ("criteria-heldout-19.jsonl", "criteria-heldout-20.jsonl")
 MIN_QUESTIONS = 5
 MAX_FALSE_POSITIVES = 0.003  # of the sentences that make a point
 THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
