@@ -178,7 +178,7 @@ def match_pattern(doc: Document, pattern: Pattern) -> tuple[Match, Match]:
 
 NUMBER_WEIGHT = 1.5
 _GLUED_NUMBER_RE = re.compile(r"\d-([a-z]+)", re.IGNORECASE)
-_GLUED_AFTER_RE = re.compile(r"-?\s?([a-z]+)", re.IGNORECASE)
+_GLUED_AFTER_RE = re.compile(r"-([a-z]+)", re.IGNORECASE)
 
 
 def _glued_elsewhere(text: str, found: Quantity, word: str) -> bool:
@@ -187,8 +187,7 @@ def _glued_elsewhere(text: str, found: Quantity, word: str) -> bool:
     if found.unit:
         return True
     after = _GLUED_AFTER_RE.match(text, found.end)
-    return bool(after and text[found.end : found.end + 1] == "-"
-                and after.group(1).lower() != word.lower())
+    return bool(after and after.group(1).lower() != word.lower())
 
 
 APPROXIMATE_PHRASE = 0.05  # "~15ms" in a phrase also matches 14.5ms; "15ms" only 15ms

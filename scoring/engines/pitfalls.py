@@ -245,14 +245,18 @@ def unsupported_count(doc: Document) -> Quantity | None:
     if any("/" in q.unit for q in doc.quantities) or (
             rates and min(rates) < 0.2 * max(rates)):
         return None
-    return next((q for q in doc.quantities if q.unit in _COUNT_UNITS
-                 or not q.unit and _CARDS_NAMED_BEFORE_RE.search(
-                     doc.text, max(0, q.start - 80), q.start) and _OF_THEM_RE.match(
-                     doc.text, q.end)), None)
+    return next((q for q in doc.quantities
+                 if q.unit in _COUNT_UNITS or _cards_pointed_back(doc.text, q)), None)
 
 
-# "T4s are solid inference cards, so I'd start with around 60 of them": cards counted by
-# pointing back at them.
+def _cards_pointed_back(text: str, quantity: Quantity) -> bool:
+    """"T4s are solid inference cards, so I'd start with around 60 of them": cards counted by
+    pointing back at them."""
+    return not quantity.unit and bool(
+        _OF_THEM_RE.match(text, quantity.end)
+        and _CARDS_NAMED_BEFORE_RE.search(text, max(0, quantity.start - 80), quantity.start))
+
+
 _OF_THEM_RE = re.compile(r"\s+of\s+(?:them|those)\b", re.IGNORECASE)
 _CARDS_NAMED_BEFORE_RE = re.compile(r"\b(?:t4|a100|h100|l4|a10g?|gpu|card|node|server)s?\b",
                                     re.IGNORECASE)
