@@ -256,7 +256,22 @@ _TURNED_BY_LABEL = (
     ("percentile", re.compile(r"(?<!dashboards of )percentile", re.IGNORECASE)),
     # "A 3B model in fp16 is roughly 3 GB" takes down the memory fit.
     ("memory", re.compile(r"memory fit|fit in (?:\w+ )?memory", re.IGNORECASE)),
+    # "any delta on p99 is by definition significant" takes down the significance test.
+    ("significance", re.compile(r"statistic|significan", re.IGNORECASE)),
+    # "Standardize everything on TensorRT" takes down a default per model type.
+    ("blanket", re.compile(r"by model type|blanket", re.IGNORECASE)),
+    # "On-call reverts it by hand" takes down an automated rollback.
+    ("manual", re.compile(r"automated,?\s+(?:fast\s+)?rollback|rolls?\s+back\s+automatically",
+                          re.IGNORECASE)),
+    # "The network call between them is effectively free" takes down the hop's cost.
+    ("hop", re.compile(r"cost of the preprocessing hop|extra hop", re.IGNORECASE)),
 )
+
+
+# Wrong claims about one point only: they take down the point _TURNED_BY_LABEL names, not the
+# other points said in the same sentence ("on-call reverts the VirtualService by hand" leaves
+# the weighted VirtualService canary alone).
+ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop"])
 
 
 @lru_cache(maxsize=1024)
@@ -356,7 +371,8 @@ def _without_wrong_claims(doc: Document,
         return evidence, [], False
     bad: dict[int, list[WrongClaim]] = {}
     for claim in doc.wrong_claims:
-        bad.setdefault(claim.sentence, []).append(claim)
+        if claim.kind not in ONE_POINT_KINDS:
+            bad.setdefault(claim.sentence, []).append(claim)
 
     def near(match: Match) -> list[WrongClaim]:
         # The wrong claims next to the phrase's words: a point made earlier in a long
@@ -369,6 +385,13 @@ def _without_wrong_claims(doc: Document,
     nearby = [(pattern, match, near(match)) for pattern, match in evidence.hits]
     kept = [(p, m) for p, m, claims in nearby if not claims]
     if len(kept) == len(evidence.hits):
+        # "I'd set 15ms as p99. ... p99 means the typical request": the point's only words are
+        # a term the answer defines wrongly in another sentence, so it names the point without
+        # knowing it.
+        definitions = [claim for claim in doc.wrong_claims if claim.kind == "definition"
+                       and _defined_term(doc, claim) in _bare_terms(doc, kept)]
+        if definitions:
+            return _keeping(evidence, []), [claim.span for claim in definitions], True
         return evidence, [], False
     spans = _dedupe([claim.span for _, _, claims in nearby for claim in claims])
     defined_wrong = any(_states_wrongly(claim, span)
@@ -382,6 +405,12 @@ def _without_wrong_claims(doc: Document,
                                      for _, m in kept for s in m.spans):
         defined_wrong, kept = True, []
     return _keeping(evidence, kept), spans, defined_wrong
+
+
+def _bare_terms(doc: Document, kept: list[tuple[Pattern, Match]]) -> frozenset[str]:
+    """The one term every kept phrase is, lower-cased, or nothing when they say more."""
+    said = {doc.text[s.start : s.end].lower() for _, m in kept for s in m.spans}
+    return frozenset(said) if len(said) == 1 else frozenset()
 
 
 def _defined_term(doc: Document, claim: WrongClaim) -> str:

@@ -40,7 +40,11 @@ _ROLE_LINKS = frozenset(["is", "are", "was", "as", "a", "an", "the", "which", "t
                          # "TorchServe is the one that does the graph-level optimization",
                          # "TensorRT is more of a general-purpose Python model server".
                          "does", "do", "performs", "graph", "level", "more", "of", "general",
-                         "purpose", "python", "kind", "sort", *_REASON_LINKS, "to", "of"])
+                         "purpose", "python", "kind", "sort", *_REASON_LINKS, "to", "of",
+                         # "TorchServe is the part that compiles the model", "TensorRT is the
+                         # HTTP server that sits in front".
+                         "part", "piece", "component", "bit", "thing", "http", "grpc", "rest",
+                         "web", "front", "end"])
 ROLE_REACH = 9  # linking words that may stand between a tool and the role said of it
 # Role words after a noun-like "is the X" that do not name what the tool is.
 _ROLE_EXCLUDED_NEXT = frozenset(["time", "step", "cost", "latency"])
@@ -167,7 +171,8 @@ def reversed_percentiles(text: str, sentence_of) -> list[WrongClaim]:
         # other percentile named in the same sentence.
         end = _CLAUSE_END_RE.search(text, match.end(), match.end() + 80)
         rest = text[match.end() : end.start() if end else match.end() + 80]
-        other = re.search(r"\bp(\d{2}(?:\.\d+)?)\b", rest, re.IGNORECASE)
+        other = next((m for m in re.finditer(r"\bp(\d{2}(?:\.\d+)?)\b", rest, re.IGNORECASE)
+                      if m.group(1) != match.group("n")), None)
         if other is None:
             # "p99 means 99% ..., p95 means 95%, so p95 is the stricter one": the other
             # percentile named earlier in the sentence.
@@ -198,7 +203,8 @@ _ORDER_DENIED_RE = re.compile(r"\b(?:never|not|cannot|can't|won't|isn't|aren't|n
 _ORDER_WORDS = (r"smaller|lower|faster|bigger|larger|higher|slower|stricter|looser|tighter|"
                 r"harder|easier")
 _PERCENTILE_SUPERLATIVE_RE = re.compile(
-    r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|by\s+definition\s+)?"
+    r"\bp(?P<n>\d{2}(?:\.\d+)?)\s+(?:is|are|will\s+be)\s+(?:always\s+|usually\s+|normally\s+|typically\s+|"
+    r"generally\s+|naturally\s+|obviously\s+|by\s+definition\s+)?"
     r"the\s+(?P<rel>" + _ORDER_WORDS + r")(?:,?\s+(?:and\s+)?(?P<rel_b>" + _ORDER_WORDS
     + r"))?\s+(?:number|value|one|figure|percentile|of\s+the\s+two|bar|target)\b",
     re.IGNORECASE)
@@ -470,9 +476,76 @@ _TURNED_FACTS = (
 )
 
 
+# Misreadings that came back from one writer's answers to the next, each with the kind of
+# point it takes down wherever that point is made (concepts._TURNED_BY_LABEL):
+# "any delta on p99 is by definition significant" (a difference needs a test against noise);
+# "batching makes every request faster, there is no real cost to it" (each request waits for
+# its batch); "launch overhead becomes bigger when the batch is bigger" (a fixed cost per call);
+# "compilation happens once at process start, it's not in the request path", "cache
+# invalidation can't hit the request path" (a JIT recompiles on a miss, inside a request).
+_TURNED_FACTS_BY_KIND = (
+    ("significance", re.compile(
+        r"\bsignifican\w*\s+by\s+definition\b|\bby\s+definition\s+(?:statistically\s+)?"
+        r"significan\w*|\b(?:any|every)\s+(?:delta|difference|change|gap|shift)\b[^.;]{0,40}?"
+        r"\b(?:is|are)\s+(?:automatically\s+|always\s+)(?:statistically\s+)?significan\w*|"
+        r"\bautomatically\s+(?:statistically\s+)?significant\b", re.IGNORECASE)),
+    ("batch", re.compile(
+        r"\bbatch\w*\b[^.;]{0,40}?\bmakes?\s+(?:every|each)\s+(?:single\s+)?requests?\s+"
+        r"(?:\w+\s+)?faster\b|\bbatch\w*\b[^.;]{0,80}?\bthere(?:'s|\s+is)\s+no\s+(?:real\s+)?"
+        r"(?:cost|downside|penalty|trade-?off|catch)\b", re.IGNORECASE)),
+    # "standardize everything on TensorRT and retire TorchServe", "TensorRT for everything":
+    # one tool for every model, where the point is a default per model type.
+    ("blanket", re.compile(
+        r"\bstandardi[sz]\w*\s+(?:everything|all\s+(?:models|workloads|teams))\s+on\s+"
+        r"(?:tensorrt|trt|torchserve)\b|\b(?:tensorrt|trt|torchserve)\s+for\s+(?:everything|"
+        r"every\s+(?:model|workload)|all\s+(?:models|workloads))\b|\bretire\s+(?:torchserve|"
+        r"tensorrt|trt)\b|\bno\s+reason\s+to\s+keep\s+(?:torchserve|tensorrt|trt)\b",
+        re.IGNORECASE)),
+    # "on-call reverts the VirtualService by hand", "rollback I prefer a human decides": the
+    # rollback left to a person, where the point is that it happens by itself.
+    ("manual", re.compile(
+        r"\b(?:roll\w*\s*back\w*|revert\w*|rollback\w*)\b[^.;]{0,60}?\b(?:by\s+hand|manually|"
+        r"(?:a\s+)?(?:human|person|engineer)\s+(?:should\s+)?(?:decides?|makes?\s+the\s+call|"
+        r"pushes\s+the\s+button))|\b(?:by\s+hand|manually)\b[^.;]{0,20}?\b(?:roll\w*\s*back|"
+        r"revert\w*)", re.IGNORECASE)),
+    # "the network call between them is effectively free": the hop the split adds is a cost.
+    ("hop", re.compile(
+        r"\b(?:network\s+(?:call|hop|round[- ]?trip)s?|(?:extra\s+)?hops?|rpcs?)\b[^.;]{0,40}?"
+        r"\b(?:is|are|costs?)\s+(?:effectively\s+|basically\s+|practically\s+|essentially\s+|"
+        r"pretty\s+much\s+|almost\s+)?(?:free|nothing|zero)\b", re.IGNORECASE)),
+    ("relation", re.compile(
+        r"\blaunch\s+(?:overhead|cost|time)\b[^.;]{0,30}?\b(?:becomes?|gets?|grows?)\s+"
+        r"(?:bigger|larger|higher|worse|longer)\s+(?:when|as|with|if)\s+(?:the\s+)?batch|"
+        r"\bcompil\w*\b[^.;]{0,60}?\b(?:not|isn't|is\s+not|never)\s+(?:in|on)\s+the\s+"
+        r"(?:per-?request|request|hot|serving)\s+path|\b(?:cache\s+)?invalidations?\s+(?:can't|"
+        r"cannot|can\s+not|won't|will\s+not|never)\s+(?:really\s+)?(?:hit|reach|touch|affect)\s+"
+        r"(?:the\s+)?(?:request|hot|serving)\s+path", re.IGNORECASE)),
+)
+
+
+_AUTOMATIC_NEAR_RE = re.compile(r"\bautomat(?:ic\w*|ed?|es|ing)\b|\bauto-?(?:roll|revert)\w*",
+                                re.IGNORECASE)
+
+
+def _sentence_around(text: str, match: re.Match[str]) -> str:
+    """The text around a match, to the nearest full stop or line break each side."""
+    start = max(text.rfind(".", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+    ends = [i for i in (text.find(".", match.end()), text.find("\n", match.end())) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
 def turned_facts(text: str, sentence_of) -> list[WrongClaim]:
     """Facts of the subject said the wrong way round (not where the sentence denies them)."""
     found: list[WrongClaim] = []
+    for kind, regex in _TURNED_FACTS_BY_KIND:
+        for match in regex.finditer(text):
+            before = text[max(0, match.start() - 40) : match.start()]
+            if _NOT_BEFORE_RE.search(before) or re.search(r"\b(?:rather\s+than|instead\s+of)\W*$",
+                                                           before, re.IGNORECASE):
+                continue
+            if kind == "manual" and _AUTOMATIC_NEAR_RE.search(_sentence_around(text, match)):
+                continue  # "automatic rollback, with a manual button for on-call"
+            found.append(_claim(match.start(), match.end(), sentence_of, kind))
     for regex in _TURNED_FACTS:
         for match in regex.finditer(text):
             if _NOT_BEFORE_RE.search(text[max(0, match.start() - 40) : match.start()]):

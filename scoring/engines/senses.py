@@ -324,7 +324,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"wer|word[- ]error[- ]rates?",
               r"words?[- ]per[- ]second|speed|throughput|how fast|keeping pace|latency|"
               r"emit\w*|per second|(?:when|while) (?:you|we) train|during training|"
-              r"at training time|not in production",
+              r"at training time|not in production|"
+              # "WER is set when the model is trained; it can't change in production".
+              r"(?:set|fixed|decided|determined|frozen|locked(?: in)?)\s+(?:when|once|at|during|"
+              r"after)\b|(?:can't|cannot|won't|doesn't|does not|will not|never)\s+change",
               r"errors?|wrong|mistakes?|substitut\w*|insert\w*|delet\w*|accura\w*|"
               r"reference|labell?ed|transcri\w*|misheard|share|fraction|percent\w*"),
     # Written ahead of any answer that needed them: the subject's terms as candidates misuse

@@ -1,0 +1,161 @@
+"""Issue 9, the README's thirteenth round (engine 2.11): misreadings that came back from one
+writer's answers to the next (significance "by definition", a JIT compile said to stay off the
+request path, the tools' roles swapped in new words, a rollback left to a person, one tool for
+every model), and a point whose only word is a term the answer defines wrongly elsewhere.
+
+Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
+before its change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.scoring.test_engines import bank_verdict as verdict
+
+
+def test_a_point_named_only_by_a_term_defined_wrongly_elsewhere_is_contradicted() -> None:
+    answer = ("I will set the target 15ms as p99. p99 means the typical request, like the "
+              "median one.")
+    assert verdict("tiktok-20ms-budget", "tail-target-headroom", answer) == "contradicted"
+
+
+def test_a_point_named_by_a_term_defined_rightly_stays_made() -> None:
+    answer = "I will set the target 15ms as p99, which is the slow tail. Most requests are faster."
+    assert verdict("tiktok-20ms-budget", "tail-target-headroom", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "On the 1ms gate, I think it's fine statistically: p99 is already an aggregate over "
+    "thousands of requests, so any delta you see on it is by definition significant.",
+    "The 1ms gate: I'd say it's fine statistically, because 1ms is below the threshold, which "
+    "makes the difference statistically significant by definition, so no extra test is needed.",
+])
+def test_a_difference_called_significant_by_definition_is_contradicted(answer: str) -> None:
+    assert verdict("instacart-canary-playbook", "significance", answer) == "contradicted"
+
+
+def test_a_difference_tested_on_enough_samples_is_made() -> None:
+    answer = ("I'd only call a 1ms delta significant once the canary has enough samples; with 2% "
+              "traffic it isn't automatically significant.")
+    assert verdict("instacart-canary-playbook", "significance", answer) == "made"
+
+
+def test_launch_overhead_said_to_grow_with_the_batch_is_contradicted() -> None:
+    answer = ("For the GPU, kernel launch overhead becomes bigger when the batch is bigger, "
+              "because more kernels need to launch, so I prefer small batch.")
+    assert verdict("tiktok-20ms-budget", "launch-overhead", answer) == "contradicted"
+
+
+def test_batching_said_to_cost_nothing_is_contradicted() -> None:
+    answer = ("I'd use a batch size of 8. But batching in general make every request faster "
+              "since GPU is more efficient with more data together, there is no real cost to it.")
+    assert verdict("tiktok-20ms-budget", "batching-tradeoff", answer) == "contradicted"
+
+
+def test_a_jit_compile_said_to_stay_off_the_request_path_is_contradicted() -> None:
+    answer = ("With cached bytecode the compilation is done ahead of time on the client side, so "
+              "cache invalidation can't really hit the request path anymore; the SLI is more of "
+              "a sanity check.")
+    assert verdict("snowflake-jit-compilation-sli", "why-sli", answer) == "contradicted"
+
+
+def test_a_jit_compile_on_the_request_path_is_made() -> None:
+    answer = ("When the cache is invalidated, the next request pays the JIT compilation inside "
+              "the request path, so compile time is a user-facing SLI.")
+    assert verdict("snowflake-jit-compilation-sli", "why-sli", answer) != "contradicted"
+
+
+def test_the_tools_roles_swapped_as_the_part_that_compiles_are_contradicted() -> None:
+    answer = ("TorchServe is the part that compiles the model, it fuses the layers and converts "
+              "to FP16, and TensorRT is the HTTP server that sits in front and handles requests.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage", answer) \
+        == "contradicted"
+
+
+def test_the_tools_roles_said_rightly_are_not_contradicted() -> None:
+    answer = ("TensorRT is the part that compiles the model, fusing layers into FP16 kernels, so "
+              "it is faster; TorchServe is the HTTP server that sits in front.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "latency-advantage", answer) \
+        != "contradicted"
+
+
+def test_the_lower_percentile_called_normally_the_higher_of_the_two_is_contradicted() -> None:
+    answer = ("The SLA is p95 and the dashboard is p99; p95 is normally the higher of the two "
+              "because it's averaged over more of the traffic, so I'd expect p95 around 12ms.")
+    assert verdict("snapchat-p95-12ms-bid-requests", "percentile-mismatch", answer) \
+        == "contradicted"
+
+
+def test_the_higher_percentile_called_normally_the_higher_of_the_two_is_made() -> None:
+    answer = ("The SLA is p95 and the dashboard is p99; p99 is normally the higher of the two, "
+              "so p95 sits at or below the 12ms p99.")
+    assert verdict("snapchat-p95-12ms-bid-requests", "percentile-mismatch", answer) != \
+        "contradicted"
+
+
+def test_word_error_rate_said_to_be_set_at_training_is_contradicted() -> None:
+    answer = ("Word error rate is set when the model is trained and evaluated; it can't change "
+              "in production unless we ship a new model.")
+    assert verdict("twilio-transcription-slis", "quality", answer) == "contradicted"
+
+
+def test_word_error_rate_defined_rightly_is_made() -> None:
+    answer = ("WER is the share of words transcribed wrong against a labelled sample; it can "
+              "drift when audio changes.")
+    assert verdict("twilio-transcription-slis", "quality", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "So for the platform my recommendation is simple, standardize everything on TensorRT and "
+    "retire TorchServe.",
+    "So my recommendation for the platform default is TensorRT for everything, there's really "
+    "no reason to keep TorchServe in production.",
+])
+def test_one_tool_for_every_model_contradicts_a_default_per_model_type(answer: str) -> None:
+    assert verdict("tensorrt-torchserve-tradeoffs", "recommendation", answer) == "contradicted"
+
+
+def test_a_default_per_model_type_is_made() -> None:
+    answer = ("My recommendation: TorchServe by default, and TensorRT for the stable "
+              "latency-critical models; I would not retire TorchServe.")
+    assert verdict("tensorrt-torchserve-tradeoffs", "recommendation", answer) == "made"
+
+
+@pytest.mark.parametrize(("slug", "key", "answer"), [
+    ("doordash-eta-canary", "auto-rollback",
+     "If something goes bad on-call reverts the VirtualService by hand."),
+    ("robinhood-bad-model-blast-radius", "auto-rollback",
+     "And rollback I prefer a human decides, in brokerage automation flipping models by itself "
+     "is more risky than helpful."),
+])
+def test_a_rollback_left_to_a_person_contradicts_an_automated_rollback(
+        slug: str, key: str, answer: str) -> None:
+    assert verdict(slug, key, answer) == "contradicted"
+
+
+@pytest.mark.parametrize("answer", [
+    "If p99 or error rate breaches, the pipeline reverts the VirtualService automatically; "
+    "on-call can also revert by hand.",
+    "If error rate spikes, we roll back, probably manually at first via a runbook, automating "
+    "it later.",
+])
+def test_an_automated_rollback_with_a_manual_path_too_is_not_contradicted(answer: str) -> None:
+    assert verdict("doordash-eta-canary", "auto-rollback", answer) != "contradicted"
+
+
+def test_a_manual_revert_leaves_the_weighted_canary_in_its_sentence_alone() -> None:
+    answer = "If something goes bad on-call reverts the VirtualService by hand."
+    assert verdict("doordash-eta-canary", "weighted-canary", answer) != "contradicted"
+
+
+def test_the_hop_called_effectively_free_is_contradicted() -> None:
+    answer = ("The tokenization service would run in the same cluster, so the network call "
+              "between them is effectively free and nothing of the 5ms gets lost on the way.")
+    assert verdict("netflix-bert-tensorrt-preprocessing", "extra-hop", answer) == "contradicted"
+
+
+def test_the_hop_with_its_cost_is_made() -> None:
+    answer = ("The extra network hop to the tokenization service costs 1-2ms with serialization, "
+              "so the net gain is smaller than 5ms.")
+    assert verdict("netflix-bert-tensorrt-preprocessing", "extra-hop", answer) == "made"
