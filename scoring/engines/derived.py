@@ -37,7 +37,10 @@ _VERSUS_RE = re.compile(
 _FROM_RE = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _DOWN_WORDS = re.compile(
     r"^\s*(?:faster|quicker|lower|less|fewer|smaller|cheaper|reduction|decrease|cut|drop|"
-    r"saving|savings|improvement|better|shorter|off|down|reduc\w*)\b", re.IGNORECASE)
+    r"saving|savings|improvement|better|shorter|off|down|reduc\w*|"
+    # "about 60% of the latency gone".
+    r"of\s+(?:the\s+)?(?:latency|time|runtime)\s+(?:gone|saved|removed|cut|shaved))\b",
+    re.IGNORECASE)
 _UP_WORDS = re.compile(
     r"^\s*(?:slower|higher|more|larger|bigger|increase|longer|worse|up|costlier|extra)\b",
     re.IGNORECASE)
@@ -99,6 +102,11 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
             continue
         if a.unit in {"%", "x"} or a.value <= 0 or b.value <= 0:
             continue
+        gap = abs(a.value - b.value)
+        if difference is None and result.unit == a.unit and i + 3 < len(quantities) \
+                and quantities[i + 3].unit == "%" and abs(result.value - gap) <= 0.05 * gap:
+            # "from 12ms to 7ms takes 5ms off, about 60%": the share follows the difference.
+            difference, result = result, quantities[i + 3]
         if not _same_sentence(text, a.start, result.end):
             continue
         if result.start - (difference or b).end > 60:
@@ -742,10 +750,15 @@ def weight_memory_slips(text: str, quantities: list[Quantity]) -> list[Calculati
 
 # "the threshold at 80ms is 35% above that", "80ms sits 35% over the 45ms p95": a figure said
 # to be a share above or below another, checked against the two.
-_IS_SHARE_RE = re.compile(r"\s*(?:is|sits|runs|would\s+be|'s|lands)\s+" + _HEDGES + "$",
+# "the 80ms threshold sits 35% above today's p95": a noun may name the figure, and the other
+# figure may be named by what it is ("today's p95", "the current p99", "the baseline").
+_IS_SHARE_RE = re.compile(r"\s*(?:(?:threshold|limit|target|alert|budget|figure|value|number)"
+                          r"\s+)?(?:is|sits|runs|would\s+be|'s|lands)\s+" + _HEDGES + "$",
                           re.IGNORECASE)
 _ABOVE_RE = re.compile(r"\s*(?P<dir>above|over|higher\s+than|more\s+than|below|under|lower\s+"
-                       r"than|less\s+than)\s+(?:the\s+|our\s+)?(?P<that>that|it|this)?",
+                       r"than|less\s+than)\s+(?:the\s+|our\s+)?(?P<that>that|it|this|"
+                       r"(?:today's|today\u2019s|the\s+current|current|the\s+measured|measured)\s+"
+                       r"(?:p\d{2}|median|baseline|value|figure|latency)\b|(?:the\s+)?baseline\b)?",
                        re.IGNORECASE)
 
 

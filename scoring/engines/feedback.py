@@ -55,6 +55,16 @@ def _magnitude_note(check: NumberCheck) -> str:
             "magnitude.")
 
 
+def _right_figure(check: NumberCheck) -> bool:
+    """Whether the figure itself is the expected one, held back only by a wrong figure derived
+    from it ("5ms off, about 60%"): the derived figure's own line says what is off, and a line
+    "you wrote 5 ms; the correct result is 5 ms" would say something false."""
+    if check.found_value is None or check.another_form:
+        return False
+    allowed = abs(check.expected_value) * check.tolerance_percent / 100
+    return abs(check.found_value - check.expected_value) <= allowed
+
+
 def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberCheck]) -> list[str]:
     """The calculation lines: each numeric criterion the answer got wrong, as the candidate's
     own calculation (or number) beside the correct one, then any other wrong arithmetic."""
@@ -62,7 +72,8 @@ def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberChe
     lines: list[str] = []
     shown: set[tuple[int, int]] = set()
     for check in checks:
-        if check.found_value is None or check.within_tolerance or check.span is None:
+        if check.found_value is None or check.within_tolerance or check.span is None \
+                or _right_figure(check):
             continue
         own = next((c for c in doc.calculations if c.end == check.span.end), None)
         if own:
@@ -75,7 +86,8 @@ def check_feedback(doc: Document, question: QuestionSpec, checks: list[NumberChe
                      f"{check.worked_calculation} (±{format_number(check.tolerance_percent)}%)."
                      + _magnitude_note(check))
     judged = {check.span.end for check in checks
-              if check.span is not None and not check.within_tolerance}
+              if check.span is not None and not check.within_tolerance
+              and not _right_figure(check)}
     remaining = Document(doc.text, doc.tokens, doc.sentences, doc.quantities,
                          [c for c in doc.calculations if (c.start, c.end) not in shown],
                          [c for c in doc.implied if c.kind != "derived" or c.end not in judged])

@@ -1,7 +1,9 @@
 """Issue 9, the README's thirteenth round (engine 2.11): misreadings that came back from one
 writer's answers to the next (significance "by definition", a JIT compile said to stay off the
 request path, the tools' roles swapped in new words, a rollback left to a person, one tool for
-every model), and a point whose only word is a term the answer defines wrongly elsewhere.
+every model), a point whose only word is a term the answer defines wrongly elsewhere, and shares
+checked in two more forms (after a difference, above a figure named by what it is) without
+calling the right figure beside them wrong.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
 from tests.scoring.test_engines import bank_verdict as verdict
 
 
@@ -159,3 +163,40 @@ def test_the_hop_with_its_cost_is_made() -> None:
     answer = ("The extra network hop to the tokenization service costs 1-2ms with serialization, "
               "so the net gain is smaller than 5ms.")
     assert verdict("netflix-bert-tensorrt-preprocessing", "extra-hop", answer) == "made"
+
+
+def _calculations(slug: str, answer: str) -> list[str]:
+    result = RubricEngine().score(bank_question(slug), answer)
+    return [str(line) for line in result.feedback.get("calculations") or []]
+
+
+def test_a_share_after_the_difference_of_two_figures_is_checked() -> None:
+    answer = "Going from 12ms to 7ms takes 5ms off, about 60% of the latency gone."
+    lines = _calculations("netflix-bert-tensorrt-preprocessing", answer)
+    assert any("60%" in line and "41.7%" in line for line in lines)
+
+
+def test_a_right_share_after_the_difference_is_not_flagged() -> None:
+    answer = "Going from 12ms to 7ms takes 5ms off, about 40% of the latency gone."
+    assert _calculations("netflix-bert-tensorrt-preprocessing", answer) == []
+
+
+def test_a_right_figure_beside_a_wrong_share_is_not_called_wrong() -> None:
+    # The share is off; the 5 ms is right, and no line may say "you wrote 5 ms; the correct
+    # result is 5 ms".
+    answer = "12 minus 7, so 5ms faster, which is a 60% cut."
+    lines = _calculations("netflix-bert-tensorrt-preprocessing", answer)
+    assert any("41.7%" in line for line in lines)
+    assert not any("correct result is 12 minus 7 = 5" in line for line in lines)
+
+
+def test_a_share_above_a_figure_named_by_what_it_is_is_checked() -> None:
+    answer = ("p95 of 45ms means 95% of compiles are slower than 45ms, so the 80ms threshold "
+              "sits 35% above today's p95, which is a sensible buffer.")
+    lines = _calculations("snowflake-jit-compilation-sli", answer)
+    assert any("35%" in line and "77.8%" in line for line in lines)
+
+
+def test_a_right_share_above_a_figure_named_by_what_it_is_is_not_flagged() -> None:
+    answer = "Today's p95 is 45ms, so the 80ms threshold sits about 78% above today's p95."
+    assert _calculations("snowflake-jit-compilation-sli", answer) == []
