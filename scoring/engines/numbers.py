@@ -779,7 +779,9 @@ _SUM_AFTER_RE = re.compile(
     r"altogether|all\s+told|(?P<fits>fit(?:s|ting)?\s+(?:in(?:to|side)?|within|under))|"
     r"(?:the\s+)?(?:sum|total)\s+(?:is|was|comes\s+to|would\s+be|of)|"
     # "network 3ms, feature fetch 4ms, ..., so that's the 15": the parts said to make a total.
-    r"so\s+(?:that's|that\s+is|that\s+makes|it's)(?=\s+(?:the\s+|our\s+|about\s+|~)?\d))\b",
+    # Also at the start of the line after a list: "- post 1ms\nthat's the 15ms".
+    r"(?:so\s+|(?m:^)[ \t]*)(?:that's|that\s+is|that\s+makes|it's)"
+    r"(?=\s+(?:the\s+|our\s+|about\s+|~)?\d))\b",
     re.IGNORECASE)
 _SUM_BEFORE_RE = re.compile(
     r"\s*(?:in\s+total|altogether|all\s+told|combined|total(?=\s*(?:[.,;:!?)]|$|"

@@ -555,15 +555,19 @@ _FRONTED_RE = re.compile(
     r"(?:'m|\s+am|'re|\s+are)\s+not\s+(?:really\s+|too\s+|that\s+)?(?:losing\s+sleep\s+over|"
     r"worried\s+about|fussed\s+about|bothered\s+about|concerned\s+about|sweating)|"
     r"(?:'d|would|can)\s+(?:(?:actually|probably|just|honestly|happily|also)\s+)?"
-    r"(?:skip|leave out|drop|ignore|live without|retire))\b"
+    r"(?:skip|leave out|drop|ignore|live without|retire|keep out of))\b"
     # "The 200us flag lookup we don't pay per request": a cost avoided, not a rejection.
     r"(?!\s+(?:pay|incur|eat)\b)",
     re.IGNORECASE)
 
 
 # "I'd leave word error rate out of production monitoring": what is left out.
-_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,8}?)out\b",
-                          re.IGNORECASE)
+# "I'd keep ETA accuracy out of the gate": kept out of a decision, not out of harm's way.
+_LEFT_OUT_RE = re.compile(r"\b(?:leave|leaving|left)\s+(?P<what>(?:[\w-]+\s+){1,8}?)out\b|"
+                          r"\b(?:keep|keeping|kept)\s+(?P<kept>(?:[\w-]+\s+){1,8}?)out\s+of\s+"
+                          r"(?:the\s+|our\s+|any\s+)?(?:gate|gates|gating|canary|decision|rollout|"
+                          r"criteria|scope|promotion|alert\w*|dashboards?|monitoring|slis?|slos?|"
+                          r"pag\w+|picture|judg\w+)\b", re.IGNORECASE)
 # "A bake window after every step? Not needed at this scale.": asked, then turned down.
 _ASKED_THEN_DENIED_RE = re.compile(
     r"(?:^|[.!?\n]\s*)(?P<topic>[^.!?\n]{3,120})\?\s+(?:honestly,?\s+)?(?:not|nah|no)\b,?\s*"
@@ -593,7 +597,8 @@ def _negate_fronted(text: str, tokens: list[Token]) -> None:
     spans = [(m.start("topic"), m.end("topic")) for m in _FRONTED_RE.finditer(text)
              if m.group("topic").split()[0].lower() not in _NOT_A_TOPIC
              and not _TOPIC_LINK_RE.search(m.group("topic"))]
-    spans += [(m.start("what"), m.end("what")) for m in _LEFT_OUT_RE.finditer(text)]
+    spans += [m.span("what") if m.group("what") else m.span("kept")
+              for m in _LEFT_OUT_RE.finditer(text)]
     spans += [m.span("topic") if m.group("topic") else m.span("asked")
               for m in _ASKED_THEN_DENIED_RE.finditer(text)]
     spans += [(m.start("what"), m.end("what")) for m in _LEAVE_OUT_RE.finditer(text)]

@@ -200,3 +200,30 @@ def test_a_share_above_a_figure_named_by_what_it_is_is_checked() -> None:
 def test_a_right_share_above_a_figure_named_by_what_it_is_is_not_flagged() -> None:
     answer = "Today's p95 is 45ms, so the 80ms threshold sits about 78% above today's p95."
     assert _calculations("snowflake-jit-compilation-sli", answer) == []
+
+
+def test_slices_in_a_bulleted_list_with_the_total_on_the_next_line_are_added_up() -> None:
+    answer = ("I'd set ours to 15ms at p99. my split:\n- network in/out 3ms\n- feature store 5ms\n"
+              "- preprocessing 2ms\n- batch wait 3ms\n- model 6ms\n- post 1ms\n"
+              "that's the 15ms, leaving the 5ms buffer.")
+    lines = _calculations("tiktok-20ms-budget", answer)
+    assert any("add up to 20" in line for line in lines)
+
+
+def test_bulleted_slices_that_make_the_total_are_not_flagged() -> None:
+    answer = ("my split:\n- network 2ms\n- feature store 4ms\n- model 6ms\n- post 3ms\n"
+              "that's the 15ms, leaving the 5ms buffer.")
+    assert _calculations("tiktok-20ms-budget", answer) == []
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd keep ETA accuracy out of the gate though.",
+    "ETA accuracy I'd keep out of the canary decision.",
+])
+def test_a_point_kept_out_of_the_decision_is_not_made(answer: str) -> None:
+    assert verdict("doordash-eta-canary", "business-metrics", answer) != "made"
+
+
+def test_keeping_bad_outcomes_out_of_view_by_judging_the_point_is_made() -> None:
+    answer = "I'd keep bad ETAs out of the customer's view by judging ETA accuracy in the canary."
+    assert verdict("doordash-eta-canary", "business-metrics", answer) == "made"
