@@ -227,3 +227,27 @@ def test_a_point_kept_out_of_the_decision_is_not_made(answer: str) -> None:
 def test_keeping_bad_outcomes_out_of_view_by_judging_the_point_is_made() -> None:
     answer = "I'd keep bad ETAs out of the customer's view by judging ETA accuracy in the canary."
     assert verdict("doordash-eta-canary", "business-metrics", answer) == "made"
+
+
+# Bank phrases too loose to show their point: comparing canary with baseline is not yet asking
+# whether a 1ms delta is signal, and naming Triton is not comparing batching and versioning.
+def test_comparing_canary_with_baseline_alone_does_not_make_significance() -> None:
+    answer = "I'd keep the gate and compare the canary against the baseline on p99."
+    assert verdict("instacart-canary-playbook", "significance", answer) == "missed"
+
+
+def test_the_same_window_with_enough_samples_makes_significance() -> None:
+    answer = ("A 1ms delta can be noise, so I'd compare canary and baseline over the same window "
+              "with enough samples.")
+    assert verdict("instacart-canary-playbook", "significance", answer) == "made"
+
+
+def test_naming_triton_alone_does_not_compare_batching_and_versioning() -> None:
+    assert verdict("tensorrt-torchserve-tradeoffs", "batching-versioning",
+                   "I'd put the engines behind Triton.") == "missed"
+
+
+def test_triton_with_batching_and_versions_compares_them() -> None:
+    answer = ("TorchServe has dynamic batching and a management API to register new versions; "
+              "for TensorRT, Triton gives the same dynamic batching and version management.")
+    assert verdict("tensorrt-torchserve-tradeoffs", "batching-versioning", answer) == "made"
