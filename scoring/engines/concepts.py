@@ -248,10 +248,13 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
 # checks) is about:
 # "bigger batches ... so each request's latency goes down" a batch-size trade-off; "p95 sits
 # above p99", "p50, since that's the tail" any point on percentiles.
+_BATCH_TRADE_OFF_RE = re.compile(r"batch.*(?:trade-?off|throughput\s+versus\s+latency)|"
+                                r"(?:trade-?off|throughput\s+versus\s+latency).*batch|"
+                                r"batch capped by latency", re.IGNORECASE)
 _TURNED_BY_LABEL = (
-    ("batch", re.compile(r"batch.*(?:trade-?off|throughput\s+versus\s+latency)|"
-                         r"(?:trade-?off|throughput\s+versus\s+latency).*batch|"
-                         r"batch capped by latency", re.IGNORECASE)),
+    ("batch", _BATCH_TRADE_OFF_RE),
+    # "batching makes every request faster, there is no real cost to it".
+    ("batch-cost", _BATCH_TRADE_OFF_RE),
     # (Not a plan to chart them, "dashboards of percentiles": that says nothing of their order.)
     ("percentile", re.compile(r"(?<!dashboards of )percentile", re.IGNORECASE)),
     # "A 3B model in fp16 is roughly 3 GB" takes down the memory fit.
@@ -271,7 +274,7 @@ _TURNED_BY_LABEL = (
 # Wrong claims about one point only: they take down the point _TURNED_BY_LABEL names, not the
 # other points said in the same sentence ("on-call reverts the VirtualService by hand" leaves
 # the weighted VirtualService canary alone).
-ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop"])
+ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop", "batch-cost"])
 
 
 @lru_cache(maxsize=1024)

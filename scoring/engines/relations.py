@@ -489,10 +489,16 @@ _TURNED_FACTS_BY_KIND = (
         r"significan\w*|\b(?:any|every)\s+(?:delta|difference|change|gap|shift)\b[^.;]{0,40}?"
         r"\b(?:is|are)\s+(?:automatically\s+|always\s+)(?:statistically\s+)?significan\w*|"
         r"\bautomatically\s+(?:statistically\s+)?significant\b", re.IGNORECASE)),
-    ("batch", re.compile(
+    ("batch-cost", re.compile(
         r"\bbatch\w*\b[^.;]{0,40}?\bmakes?\s+(?:every|each)\s+(?:single\s+)?requests?\s+"
         r"(?:\w+\s+)?faster\b|\bbatch\w*\b[^.;]{0,80}?\bthere(?:'s|\s+is)\s+no\s+(?:real\s+)?"
-        r"(?:cost|downside|penalty|trade-?off|catch)\b", re.IGNORECASE)),
+        r"(?:cost|downside|penalty|trade-?off|catch)\b|"
+        # "bigger batches ... throughput goes up pretty much for free".
+        r"\b(?:bigger|larger|more)\s+batch\w*\b[^.;]{0,80}?\b(?:pretty\s+much|basically|"
+        r"essentially|almost|all)\s+for\s+free\b|"
+        # "a bigger batch makes every request's kernel launch more expensive".
+        r"\b(?:bigger|larger)\s+batch\w*\s+makes?\s+(?:every|each)\s+(?:request's\s+)?"
+        r"(?:kernel\s+)?launch(?:es)?\s+(?:more\s+expensive|slower|costlier)", re.IGNORECASE)),
     # "standardize everything on TensorRT and retire TorchServe", "TensorRT for everything":
     # one tool for every model, where the point is a default per model type.
     ("blanket", re.compile(
@@ -514,6 +520,10 @@ _TURNED_FACTS_BY_KIND = (
         r"\b(?:is|are|costs?)\s+(?:effectively\s+|basically\s+|practically\s+|essentially\s+|"
         r"pretty\s+much\s+|almost\s+)?(?:free|nothing|zero)\b", re.IGNORECASE)),
     ("relation", re.compile(
+        # "if the hit rate starts climbing, that's the warning sign": a rising hit rate is good.
+        r"\bhit\s+(?:rate|ratio)\b[^.;]{0,25}?\b(?:goes\s+up|rises|rising|climbs|climbing|"
+        r"increases|increasing|grows|growing)\b[^.;]{0,40}?\b(?:warning|trouble|alarm|"
+        r"compil\w*\s+more|more\s+compil\w*|about\s+to\s+go\s+up)|"
         r"\blaunch\s+(?:overhead|cost|time)\b[^.;]{0,30}?\b(?:becomes?|gets?|grows?)\s+"
         r"(?:bigger|larger|higher|worse|longer)\s+(?:when|as|with|if)\s+(?:the\s+)?batch|"
         r"\bcompil\w*\b[^.;]{0,60}?\b(?:not|isn't|is\s+not|never)\s+(?:in|on)\s+the\s+"

@@ -251,3 +251,32 @@ def test_triton_with_batching_and_versions_compares_them() -> None:
     answer = ("TorchServe has dynamic batching and a management API to register new versions; "
               "for TensorRT, Triton gives the same dynamic batching and version management.")
     assert verdict("tensorrt-torchserve-tradeoffs", "batching-versioning", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "Bigger batches spread the fixed launch cost over more requests, so throughput per GPU goes "
+    "up pretty much for free.",
+    "Batching: I'd use a small batch, because a bigger batch makes every request's kernel launch "
+    "more expensive.",
+])
+def test_a_bigger_batch_said_to_be_free_or_to_cost_more_launches_is_contradicted(
+        answer: str) -> None:
+    assert verdict("pinterest-batch-size-tradeoff", "batching-tradeoff", answer) == "contradicted"
+
+
+def test_a_batch_said_free_leaves_the_launch_cost_in_its_sentence_alone() -> None:
+    answer = ("Bigger batches spread the fixed launch cost over more requests, so throughput per "
+              "GPU goes up pretty much for free.")
+    assert verdict("pinterest-batch-size-tradeoff", "launch-overhead", answer) != "contradicted"
+
+
+def test_a_rising_hit_rate_called_the_warning_sign_is_contradicted() -> None:
+    answer = ("I'd also watch the bytecode cache hit rate: if the hit rate starts climbing, that's "
+              "the warning sign that compile times are about to go up.")
+    assert verdict("snowflake-jit-compilation-sli", "cache-hit-rate", answer) == "contradicted"
+
+
+def test_a_falling_hit_rate_called_the_warning_sign_is_made() -> None:
+    answer = ("I'd watch the bytecode cache hit rate: if the hit rate starts falling, that's the "
+              "warning sign that compile times are about to go up.")
+    assert verdict("snowflake-jit-compilation-sli", "cache-hit-rate", answer) == "made"
