@@ -280,3 +280,17 @@ def test_a_falling_hit_rate_called_the_warning_sign_is_made() -> None:
     answer = ("I'd watch the bytecode cache hit rate: if the hit rate starts falling, that's the "
               "warning sign that compile times are about to go up.")
     assert verdict("snowflake-jit-compilation-sli", "cache-hit-rate", answer) == "made"
+
+
+# A point refused in full words is not made by one partial phrase said elsewhere.
+def test_a_refused_point_is_not_made_by_one_partial_phrase_elsewhere() -> None:
+    answer = ("Each cold start gets timed per phase: image pull, weight download, copying weights "
+              "onto the GPU. I'd skip warm pools and pre-warming though; scale to zero is the "
+              "whole product.")
+    assert verdict("oracle-serverless-cold-starts", "mitigations", answer) == "contradicted"
+
+
+def test_a_point_kept_beside_the_same_partial_phrase_is_made() -> None:
+    answer = ("Each cold start gets timed per phase: image pull, weight download, copying weights "
+              "onto the GPU. I'd keep a small warm pool for the latency-sensitive models.")
+    assert verdict("oracle-serverless-cold-starts", "mitigations", answer) == "made"
