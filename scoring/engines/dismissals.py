@@ -83,9 +83,22 @@ _SIDES_WITH_RE = re.compile(
     r"(?:too\s*)?[.!?]?\s*$|\b(?:i|we)\s+(?:agree|concur)\b", re.IGNORECASE)
 
 
+# Something else said not to be a problem, before the point as the reason: "I wouldn't read 65%
+# as a problem by itself, a latency-sensitive service needs some slack for bursts" reassures;
+# it waves away the worry, not the slack that follows.
+_NOT_A_PROBLEM_RE = re.compile(
+    r"\b(?:i|we)\s+(?:wouldn'?t|would\s+not|don'?t|do\s+not|won'?t)\s+(?:read|see|treat|call|"
+    r"count|consider|view|regard)\s+[^.;:!?]{1,40}?\s+as\s+(?:a\s+|an\s+)?(?:problem|issue|"
+    r"waste|wasted|concern|red\s+flag|bad\s+sign)\b(?:\s+(?:by\s+itself|on\s+its\s+own|per\s+se))?",
+    re.IGNORECASE)
+
+
 def waves_away(text: str, sentence_start: int, sentence_end: int, at: int) -> bool:
     """Whether the clause stating something at `at` (and the rest of its sentence) waves it
     away."""
+    reassured = _NOT_A_PROBLEM_RE.search(text, sentence_start, at)
+    if reassured and reassured.end() <= at:
+        return False
     read = stretch(text, sentence_start, sentence_end, at)
     return probability(read) >= _model()[2] and not _SIDES_WITH_RE.search(read)
 

@@ -773,9 +773,18 @@ def _limiting(tokens: list[Token], index: int) -> bool:
     return following in _NOT_NEGATING_AFTER
 
 
+# "If the model doesn't answer in time we cut it off and return a default score": a negation
+# inside a condition ends where the main clause's subject starts.
+_CONDITIONS = frozenset(["if", "when", "whenever"])
+_MAIN_CLAUSE_SUBJECTS = frozenset(["we", "i", "then", "we'll", "i'll", "we'd", "i'd"])
+
+
 def _negate_forward(text: str, tokens: list[Token], index: int) -> None:
+    conditional = any(t.lower in _CONDITIONS and t.sentence == tokens[index].sentence
+                      for t in tokens[max(0, index - 6) : index])
     for j in range(index + 1, min(len(tokens), index + 12)):
-        boundary = tokens[j].lower in _CLAUSE_BREAK_WORDS
+        boundary = tokens[j].lower in _CLAUSE_BREAK_WORDS or (
+            conditional and j > index + 1 and tokens[j].lower in _MAIN_CLAUSE_SUBJECTS)
         if boundary or _breaks_between(text, tokens[j - 1], tokens[j]):
             break
         tokens[j].negated = True

@@ -294,3 +294,24 @@ def test_a_point_kept_beside_the_same_partial_phrase_is_made() -> None:
     answer = ("Each cold start gets timed per phase: image pull, weight download, copying weights "
               "onto the GPU. I'd keep a small warm pool for the latency-sensitive models.")
     assert verdict("oracle-serverless-cold-starts", "mitigations", answer) == "made"
+
+
+def test_a_worry_waved_away_before_the_point_as_its_reason_keeps_the_point() -> None:
+    answer = ("Also, I wouldn't read 65% as a problem by itself, a latency-sensitive service needs "
+              "some slack for bursts.")
+    assert verdict("pinterest-batch-size-tradeoff", "utilization-not-waste", answer) == "made"
+
+
+def test_the_point_itself_treated_as_no_problem_is_still_waved_away() -> None:
+    answer = "I wouldn't treat the kernel launch overhead as a problem, it's only 2ms."
+    assert verdict("tiktok-20ms-budget", "launch-overhead", answer) != "made"
+
+
+def test_a_negation_inside_a_condition_ends_at_the_main_clause() -> None:
+    answer = "If the model doesn't answer in time we cut it off and return a default score."
+    assert verdict("ad-ranking-latency-target", "breach-fallback", answer) == "made"
+
+
+def test_a_negation_in_the_main_clause_still_refuses_the_fallback() -> None:
+    answer = "We don't return a default score, we just wait."
+    assert verdict("ad-ranking-latency-target", "breach-fallback", answer) != "made"
