@@ -179,7 +179,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
     kinds = _turned_kinds(criterion)
     turned += [claim.span for claim in doc.wrong_claims if claim.kind in kinds]
     evidence, waved = _without_dismissed(doc, evidence,
-                                         refusal_makes=_refusal_can_make(criterion))
+                                         refusal_makes=_refusal_can_make(criterion),
+                                         words=_criterion_words(criterion))
     evidence = _without_reported(doc, evidence)
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
@@ -507,6 +508,26 @@ def _reason_after_refusal(doc: Document, match: Match, refused: Match) -> bool:
         and not _TURN_AFTER_REFUSAL_RE.search(doc.text, refused_end, said_at)
 
 
+# "Memory I'd skip, an 80 GB card holds a 7B model many times over": a topic of the point fronted
+# at the start of its sentence and refused right after it; what follows is the reason.
+_FRONTED_REFUSAL_RE = re.compile(
+    r"\s*(?P<topic>(?:[\w-]+\s+){0,2}?[\w-]+)\s*,?\s*(?:i|we)(?:'d|\s+would|\s+will|\s+can)?\s+"
+    r"(?:just\s+|also\s+|honestly\s+)?(?:skip|drop|ignore|leave\s+out|(?:would\s+)?not\s+bother"
+    r"(?:\s+with)?|wouldn'?t\s+bother(?:\s+with)?)\b", re.IGNORECASE)
+
+
+def _reason_after_fronted_refusal(doc: Document, match: Match, words: frozenset[str]) -> bool:
+    if not words or not match.spans or not 0 <= match.sentence < len(doc.sentences):
+        return False
+    sentence = doc.sentences[match.sentence]
+    fronted = _FRONTED_REFUSAL_RE.match(doc.text, sentence.start, sentence.end)
+    if fronted is None or min(s.start for s in match.spans) < fronted.end():
+        return False
+    topic = {t.key for t in tokenize(fronted.group("topic")) if t.content}
+    return bool(topic & words) and not _TURN_AFTER_REFUSAL_RE.search(
+        doc.text, fronted.end(), min(s.start for s in match.spans))
+
+
 @lru_cache(maxsize=1024)
 def _refusal_can_make(criterion: CriterionSpec) -> bool:
     """Whether turning something down is itself the point ("no extra 20% on top"): the
@@ -514,8 +535,8 @@ def _refusal_can_make(criterion: CriterionSpec) -> bool:
     return any(pattern.negative for pattern, _ in _criterion_patterns(criterion))
 
 
-def _without_dismissed(doc: Document, evidence: Evidence, *, refusal_makes: bool = False
-                       ) -> tuple[Evidence, list[Span]]:
+def _without_dismissed(doc: Document, evidence: Evidence, *, refusal_makes: bool = False,
+                       words: frozenset[str] = frozenset()) -> tuple[Evidence, list[Span]]:
     """The evidence without phrases said in a stretch the dismissal model reads as waving the
     point away ("zone failure planning I'd leave to the SRE team"), and those phrases' spans."""
     kept: list[tuple[Pattern, Match]] = []
@@ -527,7 +548,8 @@ def _without_dismissed(doc: Document, evidence: Evidence, *, refusal_makes: bool
             if waves_away(doc.text, sentence.start, sentence.end, at) \
                     or conceded_then_dismissed(doc.text, sentence.start, sentence.end, at) \
                     or _reason_for_dismissal(doc, match) \
-                    or not refusal_makes and _reason_after_refusal(doc, match, evidence.oppose):
+                    or not refusal_makes and _reason_after_refusal(doc, match, evidence.oppose) \
+                    or not refusal_makes and _reason_after_fronted_refusal(doc, match, words):
                 waved += match.spans
                 continue
         kept.append((pattern, match))

@@ -354,8 +354,10 @@ def launch_overhead_gone(text: str, sentence_of) -> list[WrongClaim]:
 # "new weights can be swapped in without a rebuild" (a TensorRT engine is built per model
 # version), "an immutable tag ... re-pointed to the newest build" (an immutable tag never
 # moves), "if the p-value comes out high, the difference is real" (a high p-value says noise).
-_NOT_BEFORE_RE = re.compile(r"\b(?:not|never|no|n't|can't|cannot|won't|wouldn't|don't|doesn't|"
-                            r"isn't|aren't)\b[^.;,]{0,25}$", re.IGNORECASE)
+# (Typed without the apostrophe too: "check they didnt give every worker all the cores".)
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|never|no|n't|can'?t|cannot|won'?t|wouldn'?t|don'?t|"
+                            r"doesn'?t|didn'?t|isn'?t|aren'?t|shouldn'?t)\b[^.;,]{0,25}$",
+                            re.IGNORECASE)
 _SPEED_VERB = r"(?:is|was|runs|comes\s+in|would\s+be)\s+(?:\w+\s+){0,2}?"
 _NOT_OF_EASE = r"(?!\s+(?:to|for)\b|\s+at\s+\w+ing\b)"  # "faster to ship", "faster at iterating"
 _TURNED_FACTS = (
@@ -427,6 +429,12 @@ _TURNED_FACTS = (
                r"larger)\s+batch", re.IGNORECASE),
     # "give every worker as many threads as the box has", "more threads = faster": intra-op
     # threads per worker times workers oversubscribe the cores.
+    # "set every worker's thread count to the full core count".
+    re.compile(r"\b(?:every|each|all\s+the)\s+workers?(?:'s|\u2019s|')?\s+(?:intra-?op\s+)?"
+               r"threads?(?:\s+count)?\s+(?:to|at|=)\s+(?:the\s+)?(?:full|total|whole|entire)\s+"
+               r"(?:core|cpu|vcpu)\s+count|\b(?:every|each|all\s+the)\s+workers?\s+(?:gets?\s+)?"
+               r"(?:all\s+(?:the\s+)?|the\s+full\s+(?:set\s+of\s+)?)(?:cores|vcpus|cpus)\b",
+               re.IGNORECASE),
     re.compile(r"\b(?:every|each|all\s+the)\s+workers?\s+(?:gets?\s+)?as\s+many\s+threads\s+as\s+"
                r"(?:the\s+)?(?:box|machine|host|node|server)\s+has|\bmore\s+(?:intra-?op\s+)?"
                r"threads\s*(?:=|means|is|are)\s*(?:always\s+)?faster\b", re.IGNORECASE),

@@ -315,3 +315,26 @@ def test_a_negation_inside_a_condition_ends_at_the_main_clause() -> None:
 def test_a_negation_in_the_main_clause_still_refuses_the_fallback() -> None:
     answer = "We don't return a default score, we just wait."
     assert verdict("ad-ranking-latency-target", "breach-fallback", answer) != "made"
+
+
+def test_a_figure_in_the_reason_for_a_fronted_refusal_makes_no_point() -> None:
+    answer = "Memory I'd skip, an 80 GB card holds a 7B model many times over."
+    assert verdict("gpu-cluster-sizing-method", "memory-fit", answer) != "made"
+
+
+def test_a_fronted_topic_that_is_checked_keeps_its_figures() -> None:
+    answer = ("Memory I'd check first: a 7B model in fp16 is 14 GB, and an 80 GB card holds it "
+              "with room for the KV cache.")
+    assert verdict("gpu-cluster-sizing-method", "memory-fit", answer) == "made"
+
+
+def test_every_worker_given_the_full_core_count_is_contradicted() -> None:
+    answer = ("Intra-op is on, so I'd just set every worker's thread count to the full core count "
+              "and use the spare 60%.")
+    assert verdict("shopify-torchserve-200k-rpm", "intra-op-threads", answer) == "contradicted"
+
+
+def test_checking_that_no_worker_got_every_core_is_made() -> None:
+    answer = ("With intra-op parallelism I'd also check they didnt give every worker all the "
+              "cores, threads per worker times workers should be about the physical core count.")
+    assert verdict("shopify-torchserve-200k-rpm", "intra-op-threads", answer) == "made"
