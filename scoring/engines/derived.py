@@ -426,9 +426,13 @@ def _figures_as_shares(text: str, quantities: list[Quantity]) -> list[Calculatio
 
 
 # "0.5% an hour is about 2% per five minutes": a rate put in another time unit keeps its value.
-_CONVERTS_TO_RE = re.compile(r"^\s*,?\s*(?:is|=|means|equals|works\s+out\s+to|comes\s+to|or|"
-                             r"which\s+is|that's|so)\s+(?:about|around|roughly|approximately|"
-                             r"only|just|~)?\s*$", re.IGNORECASE)
+# "0.4% a minute, so over an hour that's about 4%": the window may be named before the result.
+_CONVERTS_TO_RE = re.compile(r"^\s*,?\s*(?:(?:so\s+)?(?:over|across|in|for)\s+(?:an?|one|the|1)\s+"
+                             r"(?:second|minute|hour|day)\s*,?\s*(?:that's|that\s+is|it's|is|=|"
+                             r"comes\s+to|gives(?:\s+us)?|would\s+be)|is|=|means|equals|"
+                             r"works\s+out\s+to|comes\s+to|or|which\s+is|that's|so)\s+"
+                             r"(?:about|around|roughly|approximately|only|just|~)?\s*$",
+                             re.IGNORECASE)
 
 
 def _rate_conversions(text: str, quantities: list[Quantity]) -> list[Calculation]:

@@ -338,3 +338,17 @@ def test_checking_that_no_worker_got_every_core_is_made() -> None:
     answer = ("With intra-op parallelism I'd also check they didnt give every worker all the "
               "cores, threads per worker times workers should be about the physical core count.")
     assert verdict("shopify-torchserve-200k-rpm", "intra-op-threads", answer) == "made"
+
+
+def test_a_rate_carried_over_a_window_named_before_the_result_is_checked() -> None:
+    answer = ("2% in 5 minutes is 0.4% a minute, so over an hour that's about 4%, which is still "
+              "way above the 0.5% per hour in the SLI.")
+    lines = _calculations("zoom-gpu-memory-leak-alert", answer)
+    assert any("4%" in line and "24%" in line for line in lines)
+    assert verdict("zoom-gpu-memory-leak-alert", "hourly-rate", answer) != "made"
+
+
+def test_a_rate_carried_rightly_over_the_window_is_made() -> None:
+    answer = "2% in 5 minutes is 0.4% a minute, so over an hour that's about 24%."
+    assert _calculations("zoom-gpu-memory-leak-alert", answer) == []
+    assert verdict("zoom-gpu-memory-leak-alert", "hourly-rate", answer) == "made"
