@@ -91,6 +91,8 @@ _BACKWARD_DISMISSALS = (
     # "The 200 microseconds isn't something I'd worry about", "nothing to worry about".
     ("isn't", "something"), ("not", "something"), ("nothing", "to", "worry"),
     ("doesn't", "change", "much"), ("don't", "change", "much"), ("negligable",),
+    # "percentiles and jitter don't add much on top of the average".
+    ("don't", "add", "much"), ("doesn't", "add", "much"), ("wouldn't", "add", "much"),
     # "ops trivia", "mostly caution", "a nice-to-have I wouldn't bother with".
     ("trivia",), ("mostly", "caution"), ("nice", "to", "have"), ("not", "a", "design"),
     ("rounding", "error"),

@@ -98,10 +98,12 @@ def test_the_higher_percentile_called_normally_the_higher_of_the_two_is_made() -
         "contradicted"
 
 
-def test_word_error_rate_said_to_be_set_at_training_is_contradicted() -> None:
+def test_word_error_rate_said_to_be_set_at_training_is_not_made() -> None:
+    # The sentence commits the pitfall too, so the point it names wrongly earns nothing there.
     answer = ("Word error rate is set when the model is trained and evaluated; it can't change "
               "in production unless we ship a new model.")
-    assert verdict("twilio-transcription-slis", "quality", answer) == "contradicted"
+    assert verdict("twilio-transcription-slis", "quality", answer) in {"contradicted", "missed"}
+    assert verdict("twilio-transcription-slis", "wrong-basics", answer) == "made"
 
 
 def test_word_error_rate_defined_rightly_is_made() -> None:
@@ -352,3 +354,29 @@ def test_a_rate_carried_rightly_over_the_window_is_made() -> None:
     answer = "2% in 5 minutes is 0.4% a minute, so over an hour that's about 24%."
     assert _calculations("zoom-gpu-memory-leak-alert", answer) == []
     assert verdict("zoom-gpu-memory-leak-alert", "hourly-rate", answer) == "made"
+
+
+def test_word_error_rate_fixed_at_training_commits_the_wrong_basics_pitfall() -> None:
+    answer = ("Word error rate I wouldn't track in production, it's fixed when the model is "
+              "trained and evaluated, it won't change once deployed.")
+    assert verdict("twilio-transcription-slis", "wrong-basics", answer) == "made"
+
+
+def test_jitter_said_to_add_nothing_over_constant_chunks_is_not_made() -> None:
+    answer = ("Since the audio chunks are all the same length, processing time per chunk is "
+              "basically constant, so percentiles and jitter don't add much on top of the average.")
+    assert verdict("twilio-transcription-slis", "jitter", answer) == "contradicted"
+    assert verdict("twilio-transcription-slis", "wrong-basics", answer) == "made"
+
+
+def test_jitter_tracked_because_chunk_times_vary_is_made_and_commits_nothing() -> None:
+    answer = ("Chunk processing time varies with GPU load, so I'd track jitter as p99 minus p50 "
+              "of per-chunk latency, not just the average.")
+    assert verdict("twilio-transcription-slis", "jitter", answer) == "made"
+    assert verdict("twilio-transcription-slis", "wrong-basics", answer) == "missed"
+
+
+def test_a_benchmark_taken_as_settled_commits_the_guarantee_pitfall() -> None:
+    answer = ("A compiled FP16 engine has very stable latency, so once it benchmarked well I "
+              "wouldn't keep re-running load tests on it.")
+    assert verdict("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee", answer) == "made"
