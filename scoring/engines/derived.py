@@ -652,6 +652,12 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
             continue
         if total.unit and base.unit and total.unit != base.unit or total.unit in {"%", "x"}:
             continue
+        if re.search(r"[x×*]\s*$", text[max(0, total.start - 3) : total.start]):
+            continue  # "×1.1 → 1,375": a factor about to be applied, not a total
+        if total.written < base.written:
+            # "1,500 A100s; with a 10% margin it's 1,375": a total below the figure before it
+            # grows from another base (1,250), not from that one.
+            continue
         if re.search(r"[=≈]\s*~?\s*$", text[max(0, base.start - 4) : base.start]) \
                 and _headroom_applied_before(text, base, share):
             continue  # "1,250 x 1.2 = 1,500 with 20% on top": the result, described

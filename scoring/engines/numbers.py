@@ -698,6 +698,19 @@ def _shares_unit(result: Quantity, operands: list[Quantity]) -> bool:
 _MODEL_AFTER_RE = re.compile(r"\s*(?:-?\s*param\w*\s+)?(?:model|llm)\b", re.IGNORECASE)
 
 
+def _result_readings(result: Quantity) -> list[float]:
+    """Logs of the ways a result may be read: as written in canonical units and, for a share or
+    a rate, as a fraction and as the amount over its own period ("2% per 5 min x 12 windows =
+    24%/hour" multiplies to 0.24, the 24% an hour brings; operands read a percentage as a
+    fraction)."""
+    values = [result.value]
+    if "%" in result.unit:
+        values.append(result.value / 100)
+    if result.per > 1:
+        values += [value * result.per for value in list(values)]
+    return [math.log(value) for value in values]
+
+
 def _names_model(text: str, quantity: Quantity, result: Quantity) -> bool:
     """Whether a quantity is a model's name by its size ("a 7B model"), not an operand: unless
     the result is memory, which the size does give ("a 7B model in fp16 is 14 GB")."""
@@ -754,12 +767,13 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
         if len(same_unit) >= 2 and result.unit:  # "2ms + 3ms + ... that's 15ms"
             added = sum(q.value for q in same_unit)
             best = abs(math.log(added / result.value)) if added > 0 else best
+        targets = _result_readings(result)
         for values in product(*readings):
             if any(v <= 0 for v in values):
                 continue
             for signs in product((1, -1), repeat=len(values)):
                 total = sum(s * math.log(v) for s, v in zip(signs, values, strict=True))
-                best = min(best, abs(total - math.log(result.value)))
+                best = min(best, *(abs(total - target) for target in targets))
         if best > math.log(3):
             flagged.append(Calculation(
                 text=text[operands[0].start : result.end], start=operands[0].start,

@@ -380,3 +380,38 @@ def test_a_benchmark_taken_as_settled_commits_the_guarantee_pitfall() -> None:
     answer = ("A compiled FP16 engine has very stable latency, so once it benchmarked well I "
               "wouldn't keep re-running load tests on it.")
     assert verdict("snapchat-p95-12ms-bid-requests", "benchmark-as-guarantee", answer) == "made"
+
+
+# Right answers that the calculation lines called wrong.
+@pytest.mark.parametrize("answer", [
+    "2% per 5 min × 12 windows = 24%/hour.",
+    "2%/5min sustained = 24%/h.",
+    "5 minutes is 0.4% per minute, and 60 minutes of that is 24% per hour.",
+    "2% in five minutes, so a leak has to be fast to trigger it: sustained, that's 24% an hour.",
+])
+def test_a_right_hourly_rate_from_the_five_minute_rule_is_not_flagged(answer: str) -> None:
+    assert _calculations("zoom-gpu-memory-leak-alert", answer) == []
+    assert verdict("zoom-gpu-memory-leak-alert", "hourly-rate", answer) == "made"
+
+
+def test_a_wrong_hourly_rate_from_the_five_minute_rule_is_still_flagged() -> None:
+    answer = "2% per 5 min × 12 windows = 12%/hour."
+    assert _calculations("zoom-gpu-memory-leak-alert", answer)
+    assert verdict("zoom-gpu-memory-leak-alert", "hourly-rate", answer) != "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "- ×1.2 → 1,500 A100s; if we go with the 10% margin some folks prefer, ×1.1 → 1,375.",
+    "50,000 / 40 = 1,250, so 1,500 A100s with 20%; if the team is comfortable with a 10% margin "
+    "it's 1,375.",
+])
+def test_a_second_margin_on_the_same_base_is_not_read_as_headroom_on_the_first_total(
+        answer: str) -> None:
+    assert not any("1,650" in line for line in _calculations(
+        "azure-capacity-spreadsheet-review", answer))
+
+
+def test_headroom_on_a_base_that_gives_the_wrong_total_is_still_flagged() -> None:
+    answer = "50,000 / 40 = 1,250 A100s, and with 20% headroom that's 1,750."
+    assert any("1,750" in line for line in _calculations(
+        "azure-capacity-spreadsheet-review", answer))
