@@ -110,6 +110,11 @@ _PREMISE_RE = re.compile(r"\s*(?:[\w-]+\s+){0,3}?(?:is|=|means|equals|gives|work
                          re.IGNORECASE)
 
 
+# A given figure named with a determiner ("the 25ms", "that 45ms") is referred to, not stated.
+_REFERRED_TO_RE = re.compile(r"\b(?:the|that|this|those|these|our|their|its)\s+(?:~\s*)?$",
+                             re.IGNORECASE)
+
+
 def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
     """A given figure stated as this criterion's result ("TensorRT saves about 7ms", "45ms of
     margin"): its clause uses the criterion's own words, so it is judged like any answer."""
@@ -118,6 +123,8 @@ def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSp
         return False
     if _PREMISE_RE.match(doc.text, quantity.end):
         return False  # "0.5% an hour is about 0.04% per five minutes": the premise, not the result
+    if _REFERRED_TO_RE.search(doc.text, max(0, quantity.start - 12), quantity.start):
+        return False  # "I'd take the 25ms apart stage by stage": the question's figure, named
     clause = _clause_of(doc, quantity)
     return clause is not None and any(
         t.key in wanted and not t.negated for t in tokens_in(doc, *clause))

@@ -415,3 +415,13 @@ def test_headroom_on_a_base_that_gives_the_wrong_total_is_still_flagged() -> Non
     answer = "50,000 / 40 = 1,250 A100s, and with 20% headroom that's 1,750."
     assert any("1,750" in line for line in _calculations(
         "azure-capacity-spreadsheet-review", answer))
+
+
+def test_the_questions_figure_named_with_the_is_not_judged_as_the_candidates_result() -> None:
+    answer = "Before picking fixes I'd take the 25ms apart stage by stage in the infra team's sheet."
+    assert not any("25ms" in line for line in _calculations("lyft-18ms-cpu-stack", answer))
+
+
+def test_a_wrong_gap_stated_as_the_result_is_still_flagged() -> None:
+    answer = "The gap is 5ms."
+    assert any("5ms" in line for line in _calculations("lyft-18ms-cpu-stack", answer))
