@@ -418,7 +418,8 @@ def test_headroom_on_a_base_that_gives_the_wrong_total_is_still_flagged() -> Non
 
 
 def test_the_questions_figure_named_with_the_is_not_judged_as_the_candidates_result() -> None:
-    answer = "Before picking fixes I'd take the 25ms apart stage by stage in the infra team's sheet."
+    answer = ("Before picking fixes I'd take the 25ms apart stage by stage in the infra team's "
+              "budget sheet.")
     assert not any("25ms" in line for line in _calculations("lyft-18ms-cpu-stack", answer))
 
 
