@@ -115,6 +115,27 @@ _REFERRED_TO_RE = re.compile(r"\b(?:the|that|this|those|these|our|their|its)\s+(
                              re.IGNORECASE)
 
 
+@lru_cache(maxsize=1024)
+def _quantity_words(criterion: CriterionSpec) -> frozenset[str]:
+    """The words (not figures, not percentile names) of a numeric criterion's label and
+    phrases: what a sentence says when it states this quantity ("margin", "gap", "GPUs")."""
+    said = " ".join([criterion.label, *criterion.phrases])
+    units = {"ms", "s", "second", "minut", "hour"}  # a time says nothing of which one
+    return frozenset(t.key for t in tokenize(said) if t.content and not t.lower[0].isdigit()
+                     and not re.fullmatch(r"p\d{2,3}", t.lower) and t.key not in units)
+
+
+def _sentence_names_quantity(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
+    """Whether the sentence a number is said in names the quantity the criterion asks for
+    ("uncached compiles, say 200-300ms at p95" names no margin)."""
+    sentence = _sentence_of(doc, quantity.start)
+    if sentence < 0:
+        return True
+    words = _quantity_words(criterion)
+    start, end = doc.sentences[sentence].start, doc.sentences[sentence].end
+    return any(t.key in words for t in tokens_in(doc, start, end) if t.content)
+
+
 def _claimed_as_result(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
     """A given figure stated as this criterion's result ("TensorRT saves about 7ms", "45ms of
     margin"): its clause uses the criterion's own words, so it is judged like any answer."""
@@ -195,6 +216,11 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     in_calculation = chosen is not None and any(
         c.start <= chosen.start and chosen.end <= c.end for c in doc.calculations)
     method = worded or in_calculation or _uses_model_operation(doc, model_answer)
+    if not hits and chosen is not None and chosen.is_range and chosen.unit == "s" \
+            and not in_calculation and not _sentence_names_quantity(doc, chosen, criterion):
+        # A range said about something else ("uncached compiles, say 200-300ms at p95") is not
+        # judged against this criterion at all: shown as wrong, it would say something false.
+        chosen = None
     wrong = (not hits and chosen is not None and compatible(chosen, criterion.unit)
              and distance(chosen, expected, criterion.unit) > WRONG_RESULT_AT)
     other_form = None if hits or wrong else _stated_in_another_form(doc, evidence.hits, given)

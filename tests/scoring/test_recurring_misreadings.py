@@ -426,3 +426,16 @@ def test_the_questions_figure_named_with_the_is_not_judged_as_the_candidates_res
 def test_a_wrong_gap_stated_as_the_result_is_still_flagged() -> None:
     answer = "The gap is 5ms."
     assert any("5ms" in line for line in _calculations("lyft-18ms-cpu-stack", answer))
+
+
+def test_a_latency_range_about_something_else_is_not_judged_as_the_margin() -> None:
+    answer = ("On the threshold, I'd go the other way round from 'what's p95 today': measure "
+              "uncached compiles, say they're in the 200-300ms range at p95, and the cached p95 "
+              "is 45.")
+    assert not any("200-300" in line for line in _calculations(
+        "snowflake-jit-compilation-sli", answer))
+
+
+def test_a_wrong_margin_range_said_as_the_margin_is_still_flagged() -> None:
+    answer = "The margin is 20-25ms above today's p95."
+    assert any("20-25" in line for line in _calculations("snowflake-jit-compilation-sli", answer))
