@@ -197,7 +197,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
         # dismissal, whatever right words come with it.
         verdict, credit, spans = "contradicted", 0.0, _dedupe(turned + misattributed)
     elif oppose.score >= MADE_AT and oppose.score >= agree.score \
-            and (credit < REFUSAL_OUTWEIGHS or _only_figures(doc, agree)):
+            and (credit < 0.5 or credit < REFUSAL_OUTWEIGHS and oppose.sentence != agree.sentence
+                 or _only_figures(doc, agree)):
         # A point waved away in full words is not made by a figure said elsewhere ("the 2ms
         # launch overhead is a non-issue ... keep the wait to 1-2ms").
         verdict, credit, spans = "contradicted", 0.0, oppose.spans
@@ -272,8 +273,9 @@ _TURNED_BY_LABEL = (
 )
 
 
-# A point refused in full words ("I'd skip warm pools") is not made by one partial phrase said
-# elsewhere (credit 0.5, "image pull" among the startup phases); two phrases or a full one are.
+# A point refused in full words ("I'd skip warm pools") is not made by one partial phrase said in
+# another sentence (credit 0.5, "image pull" among the startup phases); two phrases or a full one
+# are.
 REFUSAL_OUTWEIGHS = 0.55
 
 # Wrong claims about one point only: they take down the point _TURNED_BY_LABEL names, not the

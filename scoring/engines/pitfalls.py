@@ -12,6 +12,7 @@ from scoring.engines.base import (
     Span,
 )
 from scoring.engines.clauses import Document, _dedupe, _sentence_of, tokens_in
+from scoring.engines.dismissals import waves_away
 from scoring.engines.evidence import Pattern, _criterion_patterns, match_pattern
 from scoring.engines.mistakes import committed_in_own_words
 from scoring.engines.numbers import (
@@ -178,7 +179,14 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
                    abs(quantity.value - f.value) <= 0.1 * abs(f.value) for f in figures):
             continue
         inside = tokens_in(doc, quantity.start, quantity.end)
-        if inside and all(t.negated for t in inside) and not _AVOIDED_COST_RE.search(
+        negated = bool(inside) and all(t.negated for t in inside)
+        sentence = _sentence_of(doc, quantity.start)
+        if not negated and 0 <= sentence < len(doc.sentences):
+            # "The 45-minute rebuild is a CI pipeline concern, so I'd leave it out of the
+            # decision": waved away as the dismissal model reads it.
+            negated = waves_away(doc.text, doc.sentences[sentence].start,
+                                 doc.sentences[sentence].end, quantity.start)
+        if negated and not _AVOIDED_COST_RE.search(
                 doc.text, max(0, quantity.start - 30), quantity.start) \
                 and not _COST_AFFIRMED_RE.search(doc.text, max(0, quantity.start - 40),
                                                  quantity.start):

@@ -418,8 +418,10 @@ def test_the_twelfth_rounds_graded_sets_hold(bundled_bank) -> None:
                              "missed_credited_at_most": 0.06,
                              "dismissed_credited_at_most": 0.02}),
     # Read in the twelfth round; 2.10: 0.953, 5.7%, 7.1%, 0.83 / 1.00, kappa 0.903.
+    # Thirteenth round: CH18-09's "5ms over" was flagged only through a false line ("you wrote
+    # 25ms", the question's figure, now referred to and not judged): 94% -> 87.5% flagged.
     ("criteria-heldout-18", {"concept_macro_f1": 0.94, "pitfall_recall": 0.8,
-                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.9,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.85,
                              "evidence_precision": 0.95, "rating_qwk": 0.89,
                              "missed_credited_at_most": 0.07,
                              "dismissed_credited_at_most": 0.08}),

@@ -439,3 +439,17 @@ def test_a_latency_range_about_something_else_is_not_judged_as_the_margin() -> N
 def test_a_wrong_margin_range_said_as_the_margin_is_still_flagged() -> None:
     answer = "The margin is 20-25ms above today's p95."
     assert any("20-25" in line for line in _calculations("snowflake-jit-compilation-sli", answer))
+
+
+@pytest.mark.parametrize("answer", [
+    "The 45-minute rebuild is a CI pipeline concern, not a serving concern, so I'd leave it out "
+    "of the decision; the build team can parallelize it.",
+    "The 45-minute engine rebuild I'd treat as a non-issue; it's CI time, nobody is waiting on it.",
+])
+def test_the_rebuild_waved_away_commits_the_dismissed_facts_pitfall(answer: str) -> None:
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
+
+
+def test_the_rebuild_weighed_commits_nothing() -> None:
+    answer = "The 45-minute rebuild matters: with weekly retrains it delays every release."
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "missed"
