@@ -883,7 +883,10 @@ def wrong_claims(tokens: list[Token], text: str, sentence_of) -> list[WrongClaim
 # "whatever the cadence, TensorRT will be the faster option", "regardless of updates it's
 # always better": a comparison claimed to hold in every case.
 _UNIVERSAL_RE = re.compile(
-    r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|every\s+time|"
+    # ("every time the model changes" is a condition, not a claim that holds in every case.)
+    r"\b(?:always|whatever|regardless|no\s+matter|in\s+(?:every|all|any)\s+cases?|"
+    r"every\s+(?:single\s+)?time(?!\s+(?:the|a|an|we|you|it|they|there|someone|somebody|i|"
+    r"that|this|our|your|their|my)\b)|"
     r"under\s+any|irrespective|unconditionally|in\s+all\s+situations|than\s+anything(?:\s+else)?|"
     r"(?:on|for|with|across)\s+(?:basically\s+|almost\s+|pretty\s+much\s+|nearly\s+)?every\s+"
     r"(?:model|workload|case|benchmark|team|service|use\s+case|project|product)|"

@@ -453,3 +453,19 @@ def test_the_rebuild_waved_away_commits_the_dismissed_facts_pitfall(answer: str)
 def test_the_rebuild_weighed_commits_nothing() -> None:
     answer = "The 45-minute rebuild matters: with weekly retrains it delays every release."
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "missed"
+
+
+def test_a_cost_paid_every_time_the_model_changes_is_no_universal_claim() -> None:
+    answer = ("tensorRT will be faster bc it compiles the model (fuses layers, fp16/int8) but you "
+              "pay for it every time the model changes: the engine has to be rebuilt per "
+              "version, 45 min in their CI.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "missed"
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "rebuild-cost", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "TensorRT beats TorchServe on latency every single time.",
+    "It'll beat TorchServe on latency every time, which is the only thing that matters.",
+])
+def test_faster_every_time_is_still_a_universal_claim(answer: str) -> None:
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
