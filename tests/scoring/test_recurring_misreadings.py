@@ -469,3 +469,17 @@ def test_a_cost_paid_every_time_the_model_changes_is_no_universal_claim() -> Non
 ])
 def test_faster_every_time_is_still_a_universal_claim(answer: str) -> None:
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "During the 30 minute canary we watch the Grafana panel for QPS and errors by version.",
+    "During the 30 minutes I'd watch the Grafana panel with QPS per version, plus latency and "
+    "errors for the new tag versus the old one.",
+])
+def test_metrics_compared_by_version_during_the_canary_make_the_comparison(answer: str) -> None:
+    assert verdict("airbnb-argo-cd-versioning", "canary-comparison", answer) in {"made", "partly"}
+
+
+def test_watching_one_dashboard_without_versions_makes_no_comparison() -> None:
+    answer = "During the 30 minute canary we watch the Grafana panel for QPS."
+    assert verdict("airbnb-argo-cd-versioning", "canary-comparison", answer) == "missed"
