@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from scoring.engines.base import (
@@ -67,6 +67,10 @@ class Pattern:
     # A rejection's subject, said before its negator ("GPU" in "GPU is never the bottleneck"):
     # the negation scopes forward, so these words are not negated where the phrase is said.
     subject: frozenset[str] = frozenset()
+    # A phrase the bank marks "partly: ..." shows only part of the point ("partly: p99 latency"
+    # for a canary judged on ETA accuracy as well as latency): on its own it makes the point
+    # partly, never fully.
+    partial: bool = False
 
     @property
     def specific(self) -> bool:
@@ -80,10 +84,17 @@ class Pattern:
         return bool(self.keys or self.numbers)
 
 
+PARTLY_PREFIX_RE = re.compile(r"\s*partly\s*:\s*", re.IGNORECASE)
+PARTIAL_PHRASE_CAP = 0.6  # a point shown only by phrases marked "partly:" is at most partly made
+
+
 def make_pattern(phrase: str, *, label: bool = False) -> Pattern:
     """A phrase as words (and numbers) to find together. A label ("Asks for the per-GPU peak
     instead of the mean") describes the point rather than saying it, so the rejections its
     words carry are not read as the phrase's own."""
+    marked = PARTLY_PREFIX_RE.match(phrase)
+    if marked:
+        return replace(make_pattern(phrase[marked.end():], label=label), partial=True)
     tokens = tokenize(phrase)
     # "instead of going straight to 100" names what the point rejects, as "no bake" does.
     rejects_alternative = (len(tokens) > 1
@@ -509,4 +520,6 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
     credit = min(1.0, sum(v * 0.5 ** i for i, v in enumerate(values[:4])))
     if not any(doc.sentence_context.get(m.sentence, False) for _, m in evidence.hits):
         credit = min(credit, BARE_LIST_CAP)  # only ever named in bare list items
+    if evidence.hits and all(pattern.partial for pattern, _ in evidence.hits):
+        credit = min(credit, PARTIAL_PHRASE_CAP)
     return credit

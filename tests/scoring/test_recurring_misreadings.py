@@ -483,3 +483,27 @@ def test_metrics_compared_by_version_during_the_canary_make_the_comparison(answe
 def test_watching_one_dashboard_without_versions_makes_no_comparison() -> None:
     answer = "During the 30 minute canary we watch the Grafana panel for QPS."
     assert verdict("airbnb-argo-cd-versioning", "canary-comparison", answer) == "missed"
+
+
+# A bank phrase marked "partly:" shows only part of the point.
+def test_a_canary_judged_on_latency_alone_makes_the_business_metrics_point_partly() -> None:
+    answer = "I'd compare the canary's p99 latency and 5xx against the baseline."
+    assert verdict("doordash-eta-canary", "business-metrics", answer) == "partly"
+
+
+def test_a_canary_judged_on_eta_accuracy_too_makes_it_fully() -> None:
+    answer = ("I'd compare the canary's p99 latency and 5xx against the baseline, and ETA "
+              "accuracy against actual delivery times.")
+    assert verdict("doordash-eta-canary", "business-metrics", answer) == "made"
+
+
+def test_a_phrase_marked_partly_makes_a_point_partly_at_most() -> None:
+    from dataclasses import replace
+
+    from scoring.engines.base import CriterionSpec
+    question = bank_question("doordash-eta-canary")
+    spec = CriterionSpec(key="probe", label="Probe point", kind="concept", weight=1.0,
+                         phrases=("partly: rollout dashboard",))
+    probe = replace(question, criteria=(*question.criteria, spec))
+    result = RubricEngine().score(probe, "I'd build a rollout dashboard for it, with reasons.")
+    assert next(v.verdict for v in result.criteria if v.key == "probe") == "partly"
