@@ -505,5 +505,6 @@ def test_a_phrase_marked_partly_makes_a_point_partly_at_most() -> None:
     spec = CriterionSpec(key="probe", label="Probe point", kind="concept", weight=1.0,
                          phrases=("partly: rollout dashboard",))
     probe = replace(question, criteria=(*question.criteria, spec))
-    result = RubricEngine().score(probe, "I'd build a rollout dashboard for it, with reasons.")
+    result = RubricEngine().score(probe, "Partly, I'd build a rollout dashboard for it, because "
+                                         "people look at it.")
     assert next(v.verdict for v in result.criteria if v.key == "probe") == "partly"
