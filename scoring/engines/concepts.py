@@ -268,6 +268,8 @@ _TURNED_BY_LABEL = (
     # "On-call reverts it by hand" takes down an automated rollback.
     ("manual", re.compile(r"automated,?\s+(?:fast\s+)?rollback|rolls?\s+back\s+automatically",
                           re.IGNORECASE)),
+    # "Compilation is not in the per-request path" takes down why compile time is an SLI.
+    ("request-path", re.compile(r"in the request path", re.IGNORECASE)),
     # "The network call between them is effectively free" takes down the hop's cost.
     ("hop", re.compile(r"cost of the preprocessing hop|extra hop", re.IGNORECASE)),
 )

@@ -527,17 +527,19 @@ _TURNED_FACTS_BY_KIND = (
         r"\b(?:network\s+(?:call|hop|round[- ]?trip)s?|(?:extra\s+)?hops?|rpcs?)\b[^.;]{0,40}?"
         r"\b(?:is|are|costs?)\s+(?:effectively\s+|basically\s+|practically\s+|essentially\s+|"
         r"pretty\s+much\s+|almost\s+)?(?:free|nothing|zero)\b", re.IGNORECASE)),
+    ("request-path", re.compile(
+        r"\bcompil\w*\b[^.;]{0,60}?\b(?:not|isn't|is\s+not|never)\s+(?:in|on)\s+the\s+"
+        r"(?:per-?request|request|hot|serving)\s+path|\b(?:cache\s+)?invalidations?\s+(?:can't|"
+        r"cannot|can\s+not|won't|will\s+not|never)\s+(?:really\s+)?(?:hit|reach|touch|affect)\s+"
+        r"(?:the\s+)?(?:request|hot|serving)\s+path", re.IGNORECASE)),
     ("relation", re.compile(
         # "if the hit rate starts climbing, that's the warning sign": a rising hit rate is good.
         r"\bhit\s+(?:rate|ratio)\b[^.;]{0,25}?\b(?:goes\s+up|rises|rising|climbs|climbing|"
         r"increases|increasing|grows|growing)\b[^.;]{0,40}?\b(?:warning|trouble|alarm|"
         r"compil\w*\s+more|more\s+compil\w*|about\s+to\s+go\s+up)|"
         r"\blaunch\s+(?:overhead|cost|time)\b[^.;]{0,30}?\b(?:becomes?|gets?|grows?)\s+"
-        r"(?:bigger|larger|higher|worse|longer)\s+(?:when|as|with|if)\s+(?:the\s+)?batch|"
-        r"\bcompil\w*\b[^.;]{0,60}?\b(?:not|isn't|is\s+not|never)\s+(?:in|on)\s+the\s+"
-        r"(?:per-?request|request|hot|serving)\s+path|\b(?:cache\s+)?invalidations?\s+(?:can't|"
-        r"cannot|can\s+not|won't|will\s+not|never)\s+(?:really\s+)?(?:hit|reach|touch|affect)\s+"
-        r"(?:the\s+)?(?:request|hot|serving)\s+path", re.IGNORECASE)),
+        r"(?:bigger|larger|higher|worse|longer)\s+(?:when|as|with|if)\s+(?:the\s+)?batch",
+        re.IGNORECASE)),
 )
 
 

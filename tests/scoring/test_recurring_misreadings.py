@@ -508,3 +508,10 @@ def test_a_phrase_marked_partly_makes_a_point_partly_at_most() -> None:
     result = RubricEngine().score(probe, "Partly, I'd build a rollout dashboard for it, because "
                                          "people look at it.")
     assert next(v.verdict for v in result.criteria if v.key == "probe") == "partly"
+
+
+def test_a_compile_said_off_the_request_path_outweighs_the_cause_named_elsewhere() -> None:
+    answer = ("Also worth watching cache invalidations. Compilation in a JIT stack happens once "
+              "when the process starts, it's not in the per-request path, so I see it more as a "
+              "capacity metric.")
+    assert verdict("snowflake-jit-compilation-sli", "why-sli", answer) == "contradicted"
