@@ -441,7 +441,12 @@ _TURNED_FACTS = (
     # "the 5-minute sync window only matters on the way up": a Git revert waits for it too.
     re.compile(r"\bsync(?:\s+window|\s+delay|\s+interval)?\b[^.;]{0,30}?\bonly\s+(?:matters|"
                r"affects|applies|hits|counts)\s+(?:on\s+the\s+way\s+up|(?:to|for)\s+"
-               r"promotions?|when\s+promoting)", re.IGNORECASE),
+               r"promotions?|when\s+promoting)|"
+               # "... matters for promotion, but it doesn't really affect rollback".
+               r"\bsync(?:\s+window|\s+delay|\s+interval)\b[^.;]{0,120}?\b(?:doesn't|does\s+not|"
+               r"won't|will\s+not)\s+(?:really\s+)?(?:affect|matter\s+(?:for|to)|apply\s+to|touch|"
+               r"slow(?:\s+down)?)\s+(?:the\s+|a\s+|our\s+)?(?:roll\s*-?backs?|reverts?)",
+               re.IGNORECASE),
     # "if the hit rate goes up it means we're compiling more": a rising hit rate is the good
     # direction.
     re.compile(r"\bhit\s+(?:rate|ratio)\s+(?:goes\s+up|rises|climbs|increases)\b[^.;]{0,30}?"

@@ -515,3 +515,15 @@ def test_a_compile_said_off_the_request_path_outweighs_the_cause_named_elsewhere
               "when the process starts, it's not in the per-request path, so I see it more as a "
               "capacity metric.")
     assert verdict("snowflake-jit-compilation-sli", "why-sli", answer) == "contradicted"
+
+
+def test_a_sync_window_said_not_to_affect_rollback_is_contradicted() -> None:
+    answer = ("The 5-minute sync window matters for promotion, since the next stage starts a few "
+              "minutes after merge, but it doesn't really affect rollback.")
+    assert verdict("airbnb-argo-cd-versioning", "sync-window", answer) == "contradicted"
+
+
+def test_a_sync_window_that_slows_rollback_too_is_made() -> None:
+    answer = ("The 5-minute sync window slows promotion and rollback alike, so I'd roll back on "
+              "the data plane.")
+    assert verdict("airbnb-argo-cd-versioning", "sync-window", answer) == "made"
