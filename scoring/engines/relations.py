@@ -92,6 +92,11 @@ def _tool_named_for(tokens: list[Token], index: int) -> str:
     return TOOL_ROLES.get(tool.key, "") if tool.sentence == because.sentence else ""
 
 
+_PASSIVE_ROLE_WORDS = frozenset(["served", "hosted", "compiled", "optimized", "optimised"])
+_PASSIVE_AGENTS = frozenset(["through", "by", "via", "behind", "from", "in", "inside", "on",
+                             "with", "under"])
+
+
 def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
     """"TorchServe is the compiler", "TensorRT is a model server": a tool given the other
     tool's role, within a few linking words in one clause."""
@@ -113,6 +118,8 @@ def misattributed_roles(tokens: list[Token], text: str) -> list[WrongClaim]:
                 token.key in _PICKED_FOR and _feature_of(nxt, as_reason=True))))
             if role:
                 following = tokens[j + 1].lower if j + 1 < len(tokens) else ""
+                if nxt.lower in _PASSIVE_ROLE_WORDS and following in _PASSIVE_AGENTS:
+                    break  # "TensorRT served through Triton": the engine is served, not serving
                 # "TorchServe's compile step", "TensorRT's management API": what a tool has
                 # is what it does, whatever noun follows.
                 if role != own and not nxt.negated and (

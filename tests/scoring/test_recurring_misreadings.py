@@ -527,3 +527,14 @@ def test_a_sync_window_that_slows_rollback_too_is_made() -> None:
     answer = ("The 5-minute sync window slows promotion and rollback alike, so I'd roll back on "
               "the data plane.")
     assert verdict("airbnb-argo-cd-versioning", "sync-window", answer) == "made"
+
+
+def test_an_engine_served_through_a_server_is_no_role_swap() -> None:
+    answer = ("Recommendation: tight budget and weekly retrains, TensorRT served through Triton; "
+              "daily retrains, TorchServe.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "missed"
+
+
+def test_an_engine_said_to_serve_while_the_server_compiles_is_a_role_swap() -> None:
+    answer = "TensorRT serves the requests and TorchServe compiles the model."
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
