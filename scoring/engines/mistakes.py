@@ -33,7 +33,7 @@ _DENIAL_RE = re.compile(
     r"\b(?:not|never|no|nor|without|n't|isn't|aren't|wasn't|won't|wouldn't|don't|doesn't|"
     r"didn't|can't|cannot|shouldn't|mustn't|neither|rather than|instead of|unless|until|"
     r"insufficient|inadequate|misleading|dangerous|risky|mistake|wrong|trap|tempting|"
-    r"avoid|beware|naive|myth)\b|n't\b", re.IGNORECASE)
+    r"avoid|beware|naive|myth|refuse|refusing)\b|n't\b", re.IGNORECASE)
 
 _DOUBT_RE = re.compile(
     r"\b(?:question|doubt|suspicious|suspect|sceptic\w*|skeptic\w*|verify|validate|re-?check|"

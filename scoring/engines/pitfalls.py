@@ -96,7 +96,9 @@ _CRITIQUE_RE = re.compile(
     r"issue|objection|gripe)|the\s+(?:problem|issue|gap|weak\s+(?:spot|point)|flaw|catch|risk)"
     r"\s+(?:here\s+|with\s+(?:this|that|the\s+plan|the\s+playbook)\s+)?(?:is|was)|"
     r"i\s+(?:don't|do\s+not)\s+like|(?:it's|it\s+is)\s+(?:a\s+)?(?:mistake|wrong|risky|"
-    r"dangerous)\s+to|what's\s+missing|the\s+trap\s+is)\b", re.IGNORECASE)
+    r"dangerous)\s+to|what's\s+missing|the\s+trap\s+is|"
+    # "I'd refuse to do this from peak TFLOPS, that path gives you ~20 GPUs".
+    r"(?:i'd|i\s+would|we'd|we\s+would|i|we)\s+refuse\s+to)\b", re.IGNORECASE)
 _COMPARED_AGAINST_RE = re.compile(
     r"\b(?:than|unlike|rather\s+than|instead\s+of)\s+(?:an?\s+|the\s+|a\s+plain\s+)?"
     r"(?:\w+\s+)?$", re.IGNORECASE)
@@ -113,7 +115,13 @@ _CONDEMNED_AFTER_RE = re.compile(
     r"\b(?:(?:way\s+|far\s+|much\s+)?too\s+(?:costly|expensive|slow|heavy)|"
     r"(?:would\s+be|is|'s|are)\s+(?:a\s+|the\s+)?(?:(?:big|real|classic)\s+)?(?:mistake|"
     r"bad\s+idea|trap|waste)|wasteful|unacceptable|burns?\s+(?:a\s+lot|too\s+much|lots)|"
-    r"adds?\s+up\s+(?:fast|quickly)|"
+    r"adds?\s+up\s+(?:fast|quickly)|(?:it's|it\s+is|that's|which\s+is)\s+wrong\s+by\b|"
+    r"(?:be|is|'s|it's)\s+(?:wildly|way|badly|hugely|massively)\s+off\b|"
+    # "since calling a flag service per request is ~200µs and at high QPS that's real latency
+    # and CPU": the figure, then what it costs.
+    r"(?:is|'s|are)\s+(?:~\s?|about\s+|around\s+|roughly\s+)?\d[\d.,]*\s?(?:µs|μs|us|"
+    r"microseconds?)\b[^.;!?]{0,40}?\b(?:real|serious|significant|noticeable)\s+(?:latency|"
+    r"cost|overhead|cpu)|"
     # "Asking a remote flag service on every request costs ~200µs, real latency and CPU": the
     # cost counted against it, unless it is then waved off ("costs 200us, which is nothing").
     r"costs?\s+(?:us\s+|you\s+)?(?:~\s?|about\s+|around\s+|roughly\s+)?\d[\d.,]*\s?"
@@ -137,7 +145,15 @@ def said_against(doc: Document, span: Span) -> bool:
                 or _CONDEMNED_AFTER_RE.search(after)
                 or (_CONDITION_BEFORE_RE.search(before[-50:])
                     and not _WAVED_OFF_AFTER_RE.search(after))
-                or _HYPOTHETICAL_RE.match(doc.text[start : doc.sentences[sentence].end]))
+                or _HYPOTHETICAL_RE.match(doc.text[start : doc.sentences[sentence].end])
+                or (_REASON_BEFORE_RE.search(before[-12:]) and _COST_AFTER_RE.search(after[:60])))
+
+
+# "since asking the flag service costs ~200us every time, which adds up fast, every server keeps
+# the flag values in memory": the mistake given, with its cost, as the reason for the design.
+_REASON_BEFORE_RE = re.compile(r"\b(?:since|because|as)\s+$", re.IGNORECASE)
+_COST_AFTER_RE = re.compile(r"\bcosts?\b|\d\s?(?:µs|μs|us|microseconds?)\b|\badds?\s+up\b",
+                            re.IGNORECASE)
 
 
 # "each flag check is around 200us if you call the flag service, so I'd cache the values":

@@ -667,7 +667,9 @@ _HAS_RE = re.compile(r"\b(?:has|have|had|gives?|lets?\s+you|supports?|handles?|o
                      r"you\s+(?:can\s+)?(?:drop|write|use|register|declare|set|put)|keeps?|"
                      r"uses?|exposes?|packages?|does|builds?|compiles?)\b",
                      re.IGNORECASE)
+# (Also typed without the apostrophe: "TRT doesnt run python preprocessing".)
 _NOT_HAS_RE = re.compile(r"\b(?:not|no|never|without|lacks?|avoid\w*|skip\w*|unlike|instead|"
+                         r"doesnt|dont|cant|wont|isnt|arent|didnt|cannot|"
                          r"rather|than|versus|vs|compared|while|whereas|but|behind|inside|in|"
                          r"wrap\w*|through|via|under|for|of)\b|n't|[;:,(]", re.IGNORECASE)
 

@@ -538,3 +538,40 @@ def test_an_engine_served_through_a_server_is_no_role_swap() -> None:
 def test_an_engine_said_to_serve_while_the_server_compiles_is_a_role_swap() -> None:
     answer = "TensorRT serves the requests and TorchServe compiles the model."
     assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
+
+
+# Strong answers charged a pitfall they argue against.
+def test_the_remote_flag_call_given_as_the_reason_with_its_cost_is_not_committed() -> None:
+    answer = ("Kill switch: a per-segment flag that sends a segment straight back to the old "
+              "model; I'd keep flag state in-process and stream updates, since calling a flag "
+              "service per request is ~200µs and at high QPS that's real latency and CPU.")
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request", answer) \
+        == "missed"
+
+
+def test_the_remote_flag_call_accepted_as_fine_is_committed() -> None:
+    answer = "I'd just call the flag service per request, it's ~200µs which is fine."
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request", answer) \
+        == "made"
+
+
+def test_a_feature_denied_without_the_apostrophe_is_no_swap() -> None:
+    answer = ("TensorRT is faster, but TRT doesnt run python preprocessing, so tokenization moves "
+              "to a separate service.")
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "missed"
+
+
+def test_a_feature_given_to_the_wrong_tool_is_still_a_swap() -> None:
+    answer = "TRT runs the python preprocessing in its handlers."
+    assert verdict("stripe-fraud-tensorrt-vs-torchserve", "reversed-facts", answer) == "made"
+
+
+def test_the_spec_sheet_route_refused_is_not_committed() -> None:
+    answer = ("I'd refuse to do this from peak TFLOPS, that path gives you ~20 GPUs and it's "
+              "wrong by something like 60x.")
+    assert verdict("google-a100-7b-50k-qps", "spec-sheet-estimate", answer) == "missed"
+
+
+def test_the_spec_sheet_route_taken_is_committed() -> None:
+    answer = "From peak TFLOPS the A100 does about 2,500 tokens a second, so about 20 GPUs."
+    assert verdict("google-a100-7b-50k-qps", "spec-sheet-estimate", answer) == "made"
