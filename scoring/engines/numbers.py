@@ -698,6 +698,10 @@ def _shares_unit(result: Quantity, operands: list[Quantity]) -> bool:
 _MODEL_AFTER_RE = re.compile(r"\s*(?:-?\s*param\w*\s+)?(?:model|llm)\b", re.IGNORECASE)
 
 
+_MEASURED_NEXT_RE = re.compile(r"\s*,?\s*\(?(?:as\s+)?(?:measured|benchmarked|reported|published|"
+                               r"per\s+the\s+benchmark|from\s+the\s+benchmark)\b", re.IGNORECASE)
+
+
 def _result_readings(result: Quantity) -> list[float]:
     """Logs of the ways a result may be read: as written in canonical units and, for a share or
     a rate, as a fraction and as the amount over its own period ("2% per 5 min x 12 windows =
@@ -747,6 +751,8 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
             continue  # "ramp 5 -> 25 -> 50 -> 100"
         if _EXPRESSION_NEXT_RE.match(text, result.end):
             continue  # "which is 1,250 / (2/3)": an expression starts there, not a result
+        if _MEASURED_NEXT_RE.match(text, result.end):
+            continue  # "T4 fp16 on 3B ≈ 120 tok/s measured": a measurement, not a result
         start = sentence_start
         if index and markers[index - 1].end() > sentence_start:
             start = markers[index - 1].end()

@@ -141,6 +141,11 @@ def said_against(doc: Document, span: Span) -> bool:
     # A form found over a whole sentence opens with its frame, if it has one.
     opening = doc.text[start : max(span.start, min(span.end, start + CRITIQUE_OPENING))]
     after = doc.text[span.end : doc.sentences[sentence].end]
+    if span.start <= start + 3 and span.end >= doc.sentences[sentence].end - 3 \
+            and _WHOLE_SENTENCE_AGAINST_RE.search(doc.text, start, span.end):
+        # A mistake found over the whole sentence, which the sentence itself argues against
+        # ("I trust that more than TFLOPS math, which would ... be wildly off").
+        return True
     return bool(_CRITIQUE_RE.search(opening) or _COMPARED_AGAINST_RE.search(before[-40:])
                 or _CONDEMNED_AFTER_RE.search(after)
                 or (_CONDITION_BEFORE_RE.search(before[-50:])
@@ -154,6 +159,11 @@ def said_against(doc: Document, span: Span) -> bool:
 _REASON_BEFORE_RE = re.compile(r"\b(?:since|because|as)\s+$", re.IGNORECASE)
 _COST_AFTER_RE = re.compile(r"\bcosts?\b|\d\s?(?:µs|μs|us|microseconds?)\b|\badds?\s+up\b",
                             re.IGNORECASE)
+
+
+_WHOLE_SENTENCE_AGAINST_RE = re.compile(
+    r"\b(?:wildly|way|badly|hugely|massively)\s+off\b|\bwrong\s+by\b|\bmore\s+than\s+"
+    r"(?:\w+\s+){0,2}(?:math|maths|estimates?|guesses)\b|\brefuse\s+to\b", re.IGNORECASE)
 
 
 # "each flag check is around 200us if you call the flag service, so I'd cache the values":

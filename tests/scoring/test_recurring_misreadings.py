@@ -575,3 +575,16 @@ def test_the_spec_sheet_route_refused_is_not_committed() -> None:
 def test_the_spec_sheet_route_taken_is_committed() -> None:
     answer = "From peak TFLOPS the A100 does about 2,500 tokens a second, so about 20 GPUs."
     assert verdict("google-a100-7b-50k-qps", "spec-sheet-estimate", answer) == "made"
+
+
+def test_the_spec_sheet_route_named_as_what_not_to_trust_is_not_committed() -> None:
+    answer = ("The Azure team measured ~40 QPS per A100 for a 7B model under vLLM at 20ms p99, "
+              "and I trust that more than TFLOPS math, which would tell you a couple dozen cards "
+              "and be wildly off.")
+    assert verdict("google-a100-7b-50k-qps", "spec-sheet-estimate", answer) == "missed"
+
+
+def test_a_measured_rate_stated_after_its_conditions_is_no_wrong_arithmetic() -> None:
+    answer = ("Assume ~10 tokens: T4 fp16 on 3B ≈ 120 tok/s measured → 12 QPS/GPU. "
+              "30k/12 = 2,500, +20% ≈ 3,000 T4s.")
+    assert _calculations("amazon-t4-3b-30k-qps", answer) == []
