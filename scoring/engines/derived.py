@@ -309,6 +309,8 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
             continue
         if not _SHARE_IS_RE.match(text[share.end : result.start]):
             continue
+        if re.search(r"[x×*]\s*$", text[max(0, share.start - 3) : share.start]):
+            continue  # "12 windows x 2% = 24% per hour": a factor of a product, not a share of
         bases = [q for q in quantities[:i] if q.unit not in {"%", "x"} and q.value > 0
                  and share.start - q.end <= 200 and not q.is_range]
         if not bases:

@@ -698,6 +698,8 @@ def _shares_unit(result: Quantity, operands: list[Quantity]) -> bool:
 _MODEL_AFTER_RE = re.compile(r"\s*(?:-?\s*param\w*\s+)?(?:model|llm)\b", re.IGNORECASE)
 
 
+_RATIO_TO_NEXT_RE = re.compile(r"\s*(?:times|x|×)\s+(?:that|this|it|what|the|our|their|its)\b",
+                               re.IGNORECASE)
 _MEASURED_NEXT_RE = re.compile(r"\s*,?\s*\(?(?:as\s+)?(?:measured|benchmarked|reported|published|"
                                r"per\s+the\s+benchmark|from\s+the\s+benchmark)\b", re.IGNORECASE)
 
@@ -751,6 +753,8 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
             continue  # "ramp 5 -> 25 -> 50 -> 100"
         if _EXPRESSION_NEXT_RE.match(text, result.end):
             continue  # "which is 1,250 / (2/3)": an expression starts there, not a result
+        if _RATIO_TO_NEXT_RE.match(text, result.end):
+            continue  # "which is roughly 48 times that": a ratio to a figure named elsewhere
         if _MEASURED_NEXT_RE.match(text, result.end):
             continue  # "T4 fp16 on 3B ≈ 120 tok/s measured": a measurement, not a result
         start = sentence_start

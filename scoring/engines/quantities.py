@@ -330,6 +330,11 @@ def _belongs_elsewhere(doc: Document, quantity: Quantity, criterion: CriterionSp
             continue
         tolerance = other.tolerance_percent if other.tolerance_percent is not None else 5.0
         if within_tolerance(quantity, float(other.expected_value), other.unit, tolerance):
+            own = float(criterion.expected_value or 0.0)
+            if own and distance(quantity, own, criterion.unit) > math.log(10):
+                # Right for another criterion and ten times off this one's ("2,500 / 0.8 is
+                # about 3,125" T4s, beside 12 QPS per T4): that other quantity, not a slip here.
+                return True
             if topic is None:
                 topic = number_topic(doc, quantity, criterion_topics(criteria))
             # Unless its clause is about this criterion more ("for zone loss, 1,500 total"), or

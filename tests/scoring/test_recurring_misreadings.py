@@ -588,3 +588,15 @@ def test_a_measured_rate_stated_after_its_conditions_is_no_wrong_arithmetic() ->
     answer = ("Assume ~10 tokens: T4 fp16 on 3B ≈ 120 tok/s measured → 12 QPS/GPU. "
               "30k/12 = 2,500, +20% ≈ 3,000 T4s.")
     assert _calculations("amazon-t4-3b-30k-qps", answer) == []
+
+
+@pytest.mark.parametrize(("slug", "answer"), [
+    ("zoom-gpu-memory-leak-alert", "0.5% per hour is about 0.04% per five minutes. The rule "
+     "wants 2% in five minutes, which is roughly 48 times that."),
+    ("zoom-gpu-memory-leak-alert", "The rule only fires at 2% per five minutes, which is 48 "
+     "times the SLI limit - or, scaled the other way, 12 windows x 2% = 24% per hour."),
+    ("amazon-t4-3b-30k-qps", "I don't want any card above ~80% at peak, so 2,500 / 0.8 is about "
+     "3,125."),
+])
+def test_right_figures_in_other_forms_are_not_called_wrong(slug: str, answer: str) -> None:
+    assert _calculations(slug, answer) == []
