@@ -595,7 +595,9 @@ def test_a_measured_rate_stated_after_its_conditions_is_no_wrong_arithmetic() ->
      "wants 2% in five minutes, which is roughly 48 times that."),
     ("zoom-gpu-memory-leak-alert", "The rule only fires at 2% per five minutes, which is 48 "
      "times the SLI limit - or, scaled the other way, 12 windows x 2% = 24% per hour."),
-    ("amazon-t4-3b-30k-qps", "I don't want any card above ~80% at peak, so 2,500 / 0.8 is about "
+    ("amazon-t4-3b-30k-qps", "30,000 requests a second times 10 tokens is 300,000 tokens a "
+     "second total. A T4 does about 120 tokens/s on this model in FP16, so 300,000 / 120 = 2,500 "
+     "T4s just to keep up. I don't want any card above ~80% at peak, so 2,500 / 0.8 is about "
      "3,125."),
 ])
 def test_right_figures_in_other_forms_are_not_called_wrong(slug: str, answer: str) -> None:
