@@ -90,7 +90,8 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 class RubricEngine:
     name = "rubric"
     version = "2.11"  # 2.11: misreadings that came back across writers, a term defined
-    # wrongly elsewhere; 2.10: the dismissal model refit on every read set, reasons for a
+    # wrongly elsewhere, right figures no longer called wrong, pitfalls argued against not
+    # charged, "partly:" phrases; 2.10: the dismissal model refit on every read set, reasons for a
     # refusal, weights memory checked; 2.9: rules from held-out-16 and -17, a 4 needs 88% of
     # the weight, a figure alone names no point; 2.8: rules from held-out-13 to -15, numbers
     # named earlier in the sentence, one sentence of pitfall evidence; 2.7: rules from
