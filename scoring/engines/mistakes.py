@@ -235,8 +235,13 @@ _UNAFFECTED_RE = re.compile(r"\b(?:(?:isn't|is not|aren't|not) (?:\w+ )?affected
 _INSTANT_RE = re.compile(r"\b(?:immediate|instant|instantaneous|(?:you're|we're|you are|we are)\s+"
                          r"back\s+(?:on|to)\s+(?:the\s+)?(?:old|previous|last))\b", re.IGNORECASE)
 # A rollback in the data plane (mesh weights, a Rollouts abort) is instant; Git is not.
+# ("Flagger returns the weight to the stable version within seconds, and the Git revert follows
+# as housekeeping": the weight moved by a controller.)
 _DATA_PLANE_RE = re.compile(r"\b(?:data[- ]plane|abort\w*|(?:mesh|canary|traffic) weights?|"
-                            r"weights? (?:back|to zero)|no git round[- ]trip)\b", re.IGNORECASE)
+                            r"weights? (?:back|to zero)|no git round[- ]trip|"
+                            r"(?:returns?|moves?|shifts?|sets?|puts?|flips?|drops?)\s+the\s+"
+                            r"(?:traffic\s+)?weights?\b|flagger|argo\s+rollouts|istio|envoy)\b",
+                            re.IGNORECASE)
 
 
 def _acts_in_haste(doc: Document, criterion: CriterionSpec) -> list[Span]:
@@ -424,7 +429,8 @@ def _signs_off(doc: Document, criterion: CriterionSpec) -> list[Span]:
 # A latency target stated as an average ("meaning on average a request comes back in 10ms").
 # Not "the ranking model typically gets 10-20ms": what callers usually allow, not a mean.
 _AVERAGE_RE = re.compile(r"\b(?:on average|average|mean|avg|"
-                         r"typical(?:ly)?(?!\s+(?:~?\d|gets?\b|is\s+given|are\s+given|allows?\b))|"
+                         r"typical(?:ly)?(?!\s+(?:~?\d|gets?\b|receives?\b|is\s+given|are\s+given|"
+                         r"allows?\b|for\b))|"
                          r"add(?:ing)? (?:up|together) (?:all )?(?:the |their )?"
                          r"(?:times|latenc\w+)|"
                          r"divid\w* by the (?:count|number of requests))\b", re.IGNORECASE)

@@ -116,6 +116,9 @@ _CONDEMNED_AFTER_RE = re.compile(
     r"(?:would\s+be|is|'s|are)\s+(?:a\s+|the\s+)?(?:(?:big|real|classic)\s+)?(?:mistake|"
     r"bad\s+idea|trap|waste)|wasteful|unacceptable|burns?\s+(?:a\s+lot|too\s+much|lots)|"
     r"adds?\s+up\s+(?:fast|quickly)|(?:it's|it\s+is|that's|which\s+is)\s+wrong\s+by\b|"
+    # "Peak TFLOPS would suggest far more, but at this latency we're bound by bandwidth".
+    r"would\s+(?:suggest|say|give(?:\s+you)?|imply|tell\s+you|predict|promise)\b[^.;!?]{0,40}?,?\s*"
+    r"but\b|"
     r"(?:be|is|'s|it's)\s+(?:wildly|way|badly|hugely|massively)\s+off\b|"
     # "since calling a flag service per request is ~200µs and at high QPS that's real latency
     # and CPU": the figure, then what it costs.
@@ -212,12 +215,19 @@ def dismissed_figures(doc: Document, criterion: CriterionSpec) -> list[Quantity]
             # decision": waved away as the dismissal model reads it.
             negated = waves_away(doc.text, doc.sentences[sentence].start,
                                  doc.sentences[sentence].end, quantity.start)
+        if negated and _KEPT_OUT_AFTER_RE.match(doc.text, quantity.end):
+            continue  # "it keeps the flag system's 200us out of the picture": a cost avoided
         if negated and not _AVOIDED_COST_RE.search(
                 doc.text, max(0, quantity.start - 30), quantity.start) \
                 and not _COST_AFFIRMED_RE.search(doc.text, max(0, quantity.start - 40),
                                                  quantity.start):
             found.append(quantity)
     return found
+
+
+_KEPT_OUT_AFTER_RE = re.compile(r"\s*(?:\w+\s+){0,2}?(?:out\s+of\s+the\s+(?:picture|request\s+"
+                                r"path|hot\s+path)|off\s+the\s+(?:hot|request|critical)\s+path)",
+                                re.IGNORECASE)
 
 
 # "the flag check isn't free, ~200µs per request remotely": a denied dismissal counts the cost.

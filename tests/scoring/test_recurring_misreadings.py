@@ -602,3 +602,46 @@ def test_a_measured_rate_stated_after_its_conditions_is_no_wrong_arithmetic() ->
 ])
 def test_right_figures_in_other_forms_are_not_called_wrong(slug: str, answer: str) -> None:
     assert _calculations(slug, answer) == []
+
+
+# Found once held-out-21 had been measured and then read: pitfalls charged to answers that
+# argue against them.
+@pytest.mark.parametrize("answer", [
+    "If nobody can tell me, maybe I'd assume the ranker gives us around 20ms, which seems typical "
+    "for ad ranking, and aim for roughly 15ms at p99 internally so there's some slack.",
+    "The auction, creative selection and logging take most of it, and ranking typically receives "
+    "15 to 20ms.",
+])
+def test_what_callers_typically_allow_is_no_average_target(answer: str) -> None:
+    assert verdict("ad-ranking-latency-target", "average-target", answer) == "missed"
+
+
+def test_a_typical_request_as_the_target_is_an_average_target() -> None:
+    answer = "A typical request should come back in 15ms."
+    assert verdict("ad-ranking-latency-target", "average-target", answer) == "made"
+
+
+def test_the_spec_sheet_figure_said_to_mislead_is_not_committed() -> None:
+    answer = ("Starting point is the measured figure: ~40 QPS per A100 for a 7B model under vLLM "
+              "while p99 stays at 20ms. Peak TFLOPS would suggest far more, but at this latency "
+              "we're bound by memory bandwidth and the deadline.")
+    assert verdict("google-a100-7b-50k-qps", "spec-sheet-estimate", answer) == "missed"
+
+
+def test_a_flag_cost_kept_out_of_the_picture_is_not_waved_away() -> None:
+    answer = ("People always bring up feature flags / kill switches here but for a ranking model "
+              "that's overkill, the canary already limits who sees it, and it keeps the flag "
+              "system's 200us out of the picture entirely.")
+    assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request", answer) \
+        == "missed"
+
+
+def test_a_controller_moving_the_weight_back_is_no_instant_git_revert() -> None:
+    answer = ("When the canary analysis fails, Flagger returns the weight to the stable version "
+              "within seconds, and the Git revert follows as housekeeping.")
+    assert verdict("airbnb-argo-cd-versioning", "revert-is-instant", answer) == "missed"
+
+
+def test_a_git_revert_taken_as_instant_is_committed() -> None:
+    answer = "If the canary looks bad we git revert and the rollback happens within seconds."
+    assert verdict("airbnb-argo-cd-versioning", "revert-is-instant", answer) == "made"
