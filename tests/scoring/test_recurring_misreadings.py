@@ -629,9 +629,12 @@ def test_the_spec_sheet_figure_said_to_mislead_is_not_committed() -> None:
 
 
 def test_a_flag_cost_kept_out_of_the_picture_is_not_waved_away() -> None:
-    answer = ("People always bring up feature flags / kill switches here but for a ranking model "
-              "that's overkill, the canary already limits who sees it, and it keeps the flag "
-              "system's 200us out of the picture entirely.")
+    # 2.10 did not charge this; reading waved-away figures with the dismissal model (2.11) did
+    # until a cost kept out of the picture was told apart.
+    answer = ("Every model gets its own version number and we keep the previous one warm so we "
+              "can swap back in seconds. People always bring up feature flags / kill switches "
+              "here but for a ranking model that's overkill, the canary already limits who sees "
+              "it, and it keeps the flag system's 200us out of the picture entirely.")
     assert verdict("robinhood-bad-model-blast-radius", "remote-flag-every-request", answer) \
         == "missed"
 
