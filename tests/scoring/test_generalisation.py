@@ -158,13 +158,14 @@ VALIDATION_18 = DATA / "validation-18-untouched.csv"
 VALIDATION_19 = DATA / "validation-19-untouched.csv"
 VALIDATION_20 = DATA / "validation-20-untouched.csv"
 VALIDATION_21 = DATA / "validation-21-untouched.csv"
+VALIDATION_22 = DATA / "validation-22-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
     "criteria-heldout-6", "criteria-heldout-7", "criteria-heldout-8", "criteria-heldout-9",
     "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
     "criteria-heldout-14", "criteria-heldout-15", "criteria-heldout-16", "criteria-heldout-17",
-    "criteria-heldout-18", "criteria-heldout-19", "criteria-heldout-20")}
+    "criteria-heldout-18", "criteria-heldout-19", "criteria-heldout-20", "criteria-heldout-21")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -292,8 +293,16 @@ def test_the_twelfth_rounds_graded_sets_hold(bundled_bank) -> None:
     # validation-20 (written at the start of the round, measured once with 2.9 and the first
     # 2.10, then read): 0.864 (1 graded below 4 rated 4) with both; 0.875 (0) with the last
     # 2.10. validation-21 (written mid-round, never opened, measured once at the end): 0.840 (2)
-    # with 2.9 and with 2.10, short of issue 9's targets of 0.90 and none.
-    graded_sets_hold(bundled_bank.slug, (VALIDATION_20, 0.86, 0), (VALIDATION_21, 0.83, 2))
+    # with 2.9 and with 2.10, short of issue 9's targets of 0.90 and none. Read in the
+    # thirteenth round: 0.867 (0) and 0.892 (1) with 2.11.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_20, 0.86, 0), (VALIDATION_21, 0.88, 1))
+
+
+@pytest.mark.django_db
+def test_the_thirteenth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-22 (written at the start of the round, measured once at the end): 0.812 (2
+    # graded below 4 rated 4) with 2.10, 0.808 (2) with 2.11, short of issue 9's targets.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_22, 0.8, 2))
 
 
 @pytest.mark.django_db
@@ -429,16 +438,27 @@ def test_the_twelfth_rounds_graded_sets_hold(bundled_bank) -> None:
     # missed credited 22.7% -> 20.8%, dismissed 28.6% -> 17.9%), then read (last 2.10: 0.894,
     # 17.5%, 14.3%). held-out-20: never opened, measured once at the end, 2.9 -> 2.10: 0.864 ->
     # 0.866, 21.6% -> 21.1%, 13.3% both, pitfalls 0.88 / 0.93, wrong numbers 73%, kappa 0.782.
-    ("criteria-heldout-19", {"concept_macro_f1": 0.88, "pitfall_recall": 0.85,
-                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.8,
-                             "evidence_precision": 0.95, "rating_qwk": 0.86,
-                             "missed_credited_at_most": 0.19,
-                             "dismissed_credited_at_most": 0.15}),
-    ("criteria-heldout-20", {"concept_macro_f1": 0.86, "pitfall_recall": 0.85,
-                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.7,
-                             "evidence_precision": 0.94, "rating_qwk": 0.77,
-                             "missed_credited_at_most": 0.22,
-                             "dismissed_credited_at_most": 0.14}),
+    # Both read in the thirteenth round; 2.11: held-out-19 0.917, 12.3%, 10.7%, 0.94 / 1.00,
+    # wrong numbers 88%, kappa 0.884; held-out-20 0.912, 11.7%, 6.7%, 1.00 / 1.00, 87%, 0.867.
+    ("criteria-heldout-19", {"concept_macro_f1": 0.9, "pitfall_recall": 0.9,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.85,
+                             "evidence_precision": 0.95, "rating_qwk": 0.87,
+                             "missed_credited_at_most": 0.14,
+                             "dismissed_credited_at_most": 0.12}),
+    ("criteria-heldout-20", {"concept_macro_f1": 0.9, "pitfall_recall": 0.9,
+                             "pitfall_precision": 0.95, "wrong_numbers_flagged": 0.85,
+                             "evidence_precision": 0.94, "rating_qwk": 0.85,
+                             "missed_credited_at_most": 0.13,
+                             "dismissed_credited_at_most": 0.08}),
+    # The thirteenth round's held-out set: measured once at the end, 2.10 -> 2.11: 0.909 ->
+    # 0.914, missed credited 9.6% both, dismissed 7.7% both, pitfalls 0.80 / 0.71 -> 0.93 /
+    # 0.70, wrong numbers 82% both, kappa 0.822 -> 0.831; then read (pitfalls 0.93 / 0.93,
+    # kappa 0.848).
+    ("criteria-heldout-21", {"concept_macro_f1": 0.9, "pitfall_recall": 0.9,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.8,
+                             "evidence_precision": 0.95, "rating_qwk": 0.83,
+                             "missed_credited_at_most": 0.1,
+                             "dismissed_credited_at_most": 0.08}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
