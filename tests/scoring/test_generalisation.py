@@ -82,10 +82,7 @@ def test_validation_fresh_wordings_in_rubric_mode(bundled_bank) -> None:
     # "Triton" it says sits inside another point's "Triton ensemble", so its recommendation is
     # partly made); no partial answer's total changed, but the refitted line moved their
     # signed error from +0.075 to +0.081.
-    # Thirteenth round: one answer graded 1 (V2-03) fell from 23.5 to 10.9 (a point it refuses
-    # in full words is no longer made by one partial phrase elsewhere); no partial answer's
-    # total changed, but the refitted line moved their signed error to +0.0853.
-    ceilings = {"keyword-stuffed": 0.0, "negation": 0.35, "partial": 0.09,
+    ceilings = {"keyword-stuffed": 0.0, "negation": 0.35, "partial": 0.085,
                 "verbose-shallow": -0.19, "confident-wrong": 0.75, "wrong-numbers": 0.85,
                 "short-precise": 0.45}
     for kind, ceiling in ceilings.items():
