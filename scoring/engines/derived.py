@@ -75,6 +75,11 @@ _PERCENT_TOLERANCE = 0.12  # relative, or 3 percentage points, whichever is larg
 _SENTENCE_BREAK = re.compile(r"[.!?]\s|\n")
 
 
+def _after_times_sign(text: str, quantity: Quantity) -> bool:
+    """Whether a multiplication sign stands right before the figure ("x 1.1", "× 2%")."""
+    return re.search(r"[x×*]\s*$", text[max(0, quantity.start - 3) : quantity.start]) is not None
+
+
 def _close(stated: float, wanted: float) -> bool:
     return abs(stated - wanted) <= max(3.0, _PERCENT_TOLERANCE * abs(wanted))
 
@@ -309,7 +314,7 @@ def _shares_of(text: str, quantities: list[Quantity]) -> list[Calculation]:
             continue
         if not _SHARE_IS_RE.match(text[share.end : result.start]):
             continue
-        if re.search(r"[x×*]\s*$", text[max(0, share.start - 3) : share.start]):
+        if _after_times_sign(text, share):
             continue  # "12 windows x 2% = 24% per hour": a factor of a product, not a share of
         bases = [q for q in quantities[:i] if q.unit not in {"%", "x"} and q.value > 0
                  and share.start - q.end <= 200 and not q.is_range]
@@ -654,7 +659,7 @@ def _headroom_totals(text: str, quantities: list[Quantity]) -> list[Calculation]
             continue
         if total.unit and base.unit and total.unit != base.unit or total.unit in {"%", "x"}:
             continue
-        if re.search(r"[x×*]\s*$", text[max(0, total.start - 3) : total.start]):
+        if _after_times_sign(text, total):
             continue  # "×1.1 → 1,375": a factor about to be applied, not a total
         if total.written < base.written:
             # "1,500 A100s; with a 10% margin it's 1,375": a total below the figure before it

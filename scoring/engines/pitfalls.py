@@ -107,6 +107,8 @@ _COMPARED_AGAINST_RE = re.compile(
 CRITIQUE_OPENING = 60  # characters of a sentence where a critique frame opens it
 # "(remote 200us eval per request is too costly at high QPS)", "asking a remote flag service
 # on each request burns a lot of CPU at this volume": the mistake named, then condemned.
+# A figure or a route called far from right ("it'd be wildly off", "way off").
+_WAY_OFF = r"(?:wildly|way|badly|hugely|massively)\s+off\b"
 _CONDEMNED_AFTER_RE = re.compile(
     # ("~200us/req, too costly at high QPS": a unit's tail and a comma may come first.)
     r"^(?:[^\s.;!?,]{0,8},\s*)?(?:(?!\b(?:since|because|as|so|which|while|whereas|but)\b)"
@@ -119,7 +121,7 @@ _CONDEMNED_AFTER_RE = re.compile(
     # "Peak TFLOPS would suggest far more, but at this latency we're bound by bandwidth".
     r"would\s+(?:suggest|say|give(?:\s+you)?|imply|tell\s+you|predict|promise)\b[^.;!?]{0,40}?,?\s*"
     r"but\b|"
-    r"(?:be|is|'s|it's)\s+(?:wildly|way|badly|hugely|massively)\s+off\b|"
+    r"(?:be|is|'s|it's)\s+" + _WAY_OFF + "|"
     # "since calling a flag service per request is ~200µs and at high QPS that's real latency
     # and CPU": the figure, then what it costs.
     r"(?:is|'s|are)\s+(?:~\s?|about\s+|around\s+|roughly\s+)?\d[\d.,]*\s?(?:µs|μs|us|"
@@ -165,7 +167,7 @@ _COST_AFTER_RE = re.compile(r"\bcosts?\b|\d\s?(?:µs|μs|us|microseconds?)\b|\ba
 
 
 _WHOLE_SENTENCE_AGAINST_RE = re.compile(
-    r"\b(?:wildly|way|badly|hugely|massively)\s+off\b|\bwrong\s+by\b|\bmore\s+than\s+"
+    r"\b" + _WAY_OFF + r"|\bwrong\s+by\b|\bmore\s+than\s+"
     r"(?:\w+\s+){0,2}(?:math|maths|estimates?|guesses)\b|\brefuse\s+to\b", re.IGNORECASE)
 
 

@@ -26,7 +26,10 @@ from scoring.engines.base import Span
 class WrongClaim:
     span: Span
     sentence: int
-    kind: str  # "role", "percentile", "batch", "definition", "portable", "universal"
+    # "role", "percentile", "batch", "definition", "portable", "universal", "relation",
+    # "memory", or a kind that takes down one point wherever it is made (relations'
+    # _TURNED_FACTS_BY_KIND, read by concepts' _TURNED_BY_LABEL and ONE_POINT_KINDS).
+    kind: str
 
 
 def _claim(start: int, end: int, sentence_of, kind: str) -> WrongClaim:
