@@ -182,6 +182,8 @@ def judge_concept(doc: Document, criterion: CriterionSpec,
                                          refusal_makes=_refusal_can_make(criterion),
                                          words=_criterion_words(criterion))
     evidence = _without_reported(doc, evidence)
+    if evidence.hits and _asks_for_choice(criterion) and not _COMMITS_RE.search(doc.text):
+        evidence = _keeping(evidence, [])
     credit = evidence_credit(doc, evidence)
     agree, oppose = evidence.agree, evidence.oppose
     if waved and oppose.score < MADE_AT and (
@@ -272,6 +274,10 @@ _TURNED_BY_LABEL = (
     ("request-path", re.compile(r"in the request path", re.IGNORECASE)),
     # "The network call between them is effectively free" takes down the hop's cost.
     ("hop", re.compile(r"cost of the preprocessing hop|extra hop", re.IGNORECASE)),
+    # "Retrains skip the rebuild" takes down the per-version rebuild.
+    ("rebuild", re.compile(r"per-version engine rebuild|rebuil\w* (?:the engine )?(?:per|for each) "
+                           r"(?:model )?version|rebuilt per model version|per-version, per-GPU",
+                           re.IGNORECASE)),
 )
 
 
@@ -283,7 +289,7 @@ REFUSAL_OUTWEIGHS = 0.55
 # Wrong claims about one point only: they take down the point _TURNED_BY_LABEL names, not the
 # other points said in the same sentence ("on-call reverts the VirtualService by hand" leaves
 # the weighted VirtualService canary alone).
-ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop", "batch-cost"])
+ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop", "batch-cost", "rebuild"])
 
 
 @lru_cache(maxsize=1024)
@@ -590,6 +596,40 @@ def _without_reported(doc: Document, evidence: Evidence) -> Evidence:
     if len(kept) == len(evidence.hits):
         return evidence
     return _keeping(evidence, kept)
+
+
+# A recommendation is a choice: "Recommendation: depends on requirements" after a list of both
+# tools' terms names the point and makes none. A point about giving a recommendation needs a
+# choice said somewhere in the answer, in any of the ways candidates commit to one.
+_CHOICE_LABEL_RE = re.compile(r"\brecommendation\b", re.IGNORECASE)
+_TOOLS = r"(?:tensorrt|trt|torchserve|triton|torch-?tensorrt|onnx\s*runtime|vllm)"
+_COMMITS_RE = re.compile(
+    r"\b(?:i|we)(?:'d|'ll|\s+would|\s+will|\s+should|\s+can)?\s+(?:\w+\s+){0,2}?(?:go|pick|"
+    r"choose|use|start|default|recommend|stick|keep|stay|move|put|serve|ship|deploy|run|lean|"
+    r"favou?r|prefer|take|want|standardi[sz]e|split)\b|"
+    r"\b(?:recommend|suggest|prefer|favou?r)(?:s|ed|ing)?\b|"
+    r"\bmy\s+(?:pick|choice|call|vote|recommendation|default|preference|answer|bet)\b|"
+    r"\b(?:go(?:ing)?|stick|start)\s+with\b|\bdefault(?:s|ing)?\s+to\b|"
+    r"\brecommendation\s*[:\-\u2013\u2014]\s*(?!(?:it\s+)?(?:depends|hard|unclear|tbd|n/?a)\b)\w|"
+    r"\b" + _TOOLS + r"\b[^.;:]{0,40}?\bfor\s+(?:the\s+|this\s+|our\s+|a\s+|any\s+|most\s+|"
+    r"everything|models?|weekly|monthly|latency|strict|fraud|stable|fast)|"
+    r"\b(?:use|pick|choose|take|deploy|run)\s+(?:the\s+)?" + _TOOLS + r"\b|"
+    r"\bi'?d\s+say\b|\b(?:where|how)\s+i(?:'d|\s+would)?\s+land\b|\bi\s+land\s+on\b|"
+    # "Retraining weekly or less, TensorRT behind Triton; retraining daily, TorchServe".
+    r"\b(?:weekly|daily|monthly|hourly|rare|rarer|frequent|often|stable|fast-moving)\b[^.;:]{0,60}?"
+    r",\s*(?:then\s+|go\s+|use\s+)?" + _TOOLS + r"\b|"
+    # "Tight budget and slow retrains -> compiled engine inside Triton".
+    r"\b(?:weekly|daily|monthly|hourly|rare|rarer|frequent|infrequent|often|slow|stable|"
+    r"fast-moving|tight|loose|looser)\b[^.;:]{0,60}?(?:->|\u2192|=>)\s*(?:the\s+)?(?:\w+\s+){0,2}?"
+    r"(?:" + _TOOLS + r"|engine|server)\b|"
+    r"\b(?:wins?|winner|way\s+to\s+go|makes\s+(?:more\s+)?sense|right\s+(?:call|choice|pick|"
+    r"fit|option|tool)|better\s+(?:choice|pick|fit|option|bet|tool))\b",
+    re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def _asks_for_choice(criterion: CriterionSpec) -> bool:
+    return bool(_CHOICE_LABEL_RE.search(criterion.label))
 
 
 def _evidence_spans(evidence: Evidence) -> list[Span]:

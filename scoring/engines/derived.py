@@ -149,6 +149,7 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _rate_conversions(text, quantities)
     flagged += _products(text, quantities)
     flagged += _shares_over_windows(text, quantities)
+    flagged += _rates_over_windows(text, quantities)
     flagged += _error_budgets(text, quantities)
     flagged += _transfer_times(text, quantities)
     flagged += _streams_per_gpu(text, quantities)
@@ -557,6 +558,46 @@ def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculat
                 text=text[share.start : result.end], start=share.start, end=result.end,
                 stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
                 expression=f"{format_number(share.value)}% of {base.text} over {over}"))
+    return flagged
+
+
+# "1,200 orders per hour, so the 15-minute window gives us 1,200 orders": a rate over a window
+# is rate x window (300 orders), checked against the count stated.
+_RATE_THEN_WINDOW_RE = re.compile(r"^\s*,?\s*(?:so|and|which\s+means|meaning)?\s*(?:over|across|in|"
+                                  r"inside|within|during|for)?\s*(?:a\s+|the\s+|that\s+|each\s+|"
+                                  r"one\s+|our\s+)?$", re.IGNORECASE)
+_WINDOW_YIELDS_RE = re.compile(
+    r"^\s*(?:window|step|bake|period)?\s*,?\s*(?:(?:that|which|it)(?:'s|\s+is|\s+gives(?:\s+us)?|"
+    r"\s+comes\s+to)|is|=|means|gives(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|"
+    r"we(?:'d|\s+would|\s+will|'ll)?\s+(?:get|see|have|collect)|of)?\s*"
+    r"(?:about|around|roughly|only|just|maybe|~)?\s*$", re.IGNORECASE)
+
+
+def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for rate, window, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
+        counted = "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
+        if not (_is_rate(rate) or rate.unit == "qps") or rate.is_range or window.is_range \
+                or rate.value <= 0:
+            continue
+        seconds, window_end = window.value, window.end
+        hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
+        if hyphened:  # "the 15-minute window"
+            seconds = window.written * _HYPHENED_SECONDS[hyphened.group(1).lower()[:3]]
+            window_end = hyphened.end()
+        elif window.unit != "s":
+            continue
+        if not _RATE_THEN_WINDOW_RE.match(text[rate.end : window.start]) \
+                or not _WINDOW_YIELDS_RE.match(text[window_end : result.start]) \
+                or result.unit != counted or result.is_range \
+                or not _same_sentence(text, rate.start, result.end):
+            continue
+        wanted = rate.value * seconds
+        if abs(result.written - wanted) > 0.25 * wanted:
+            flagged.append(Calculation(
+                text=text[rate.start : result.end], start=rate.start, end=result.end,
+                stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
+                expression=f"{rate.text} over {text[window.start : window_end]}"))
     return flagged
 
 

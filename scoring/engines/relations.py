@@ -544,6 +544,17 @@ _TURNED_FACTS_BY_KIND = (
         r"(?:per-?request|request|hot|serving)\s+path|\b(?:cache\s+)?invalidations?\s+(?:can't|"
         r"cannot|can\s+not|won't|will\s+not|never)\s+(?:really\s+)?(?:hit|reach|touch|affect)\s+"
         r"(?:the\s+)?(?:request|hot|serving)\s+path", re.IGNORECASE)),
+    # "that's really a one-time cost per GPU type; once the engine exists it stays valid across
+    # model versions, so retrains skip the rebuild": an engine is built from one set of
+    # weights, so every retrain pays the build again.
+    ("rebuild", re.compile(
+        r"\bone-?(?:time|off)\s+(?:cost|hit|price|thing)\s+per\s+(?:gpu|card|hardware|device)"
+        r"(?:\s+(?:type|model|generation|sku))?\b(?![^.;]{0,30}?\b(?:version|retrain|"
+        r"release|weights)\w*)|"
+        r"\b(?:stays?|remains?|is|are)\s+valid\s+(?:across|for\s+(?:all|every|later|new|"
+        r"future))\s+(?:the\s+)?(?:model\s+)?(?:versions|retrains|releases)\b|"
+        r"\bre-?train\w*\s+(?:can\s+|will\s+|just\s+|then\s+)?(?:skip|avoid|bypass)\s+"
+        r"(?:the\s+|a\s+)?(?:re-?build|re-?compil\w*|engine\s+build)", re.IGNORECASE)),
     ("relation", re.compile(
         # "if the hit rate starts climbing, that's the warning sign": a rising hit rate is good.
         r"\bhit\s+(?:rate|ratio)\b[^.;]{0,25}?\b(?:goes\s+up|rises|rising|climbs|climbing|"

@@ -1,0 +1,98 @@
+"""Issue 9, the README's fourteenth round (engine 2.12): an engine said to survive retrains in
+new words, a "recommendation" that commits to nothing, and a rate counted over a window.
+
+Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
+before its change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engines.derived import derived_figures
+from scoring.engines.numbers import find_quantities
+from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_engines import bank_question
+from tests.scoring.test_engines import bank_verdict as verdict
+
+STRIPE = "stripe-fraud-tensorrt-vs-torchserve"
+
+
+# The build is named in one sentence and waved off in the next (the dismissal rules read a
+# "but that's fine" said in the same sentence, not this).
+@pytest.mark.parametrize("answer", [
+    "The compile step for the NVIDIA engine takes 45 minutes in your CI. Once the engine exists "
+    "it stays valid across model versions, so later retrains skip the rebuild.",
+    "The engine build takes 45 minutes in CI. It is a one-time cost per GPU type, and we "
+    "already have the T4 plan.",
+])
+def test_an_engine_said_to_survive_retrains_contradicts_the_rebuild_cost(answer: str) -> None:
+    assert verdict(STRIPE, "rebuild-cost", answer) == "contradicted"
+    assert verdict(STRIPE, "reversed-facts", answer) == "made"
+
+
+def test_a_rebuild_per_gpu_type_and_model_version_stays_made() -> None:
+    answer = ("The engine build takes 45 minutes in CI. It is a one-time cost per GPU type and "
+              "model version, so every retrain pays it again.")
+    assert verdict(STRIPE, "rebuild-cost", answer) == "made"
+    assert verdict(STRIPE, "reversed-facts", answer) == "missed"
+
+
+_TERMS = ("TensorRT: kernel fusion, FP16, INT8 calibration, engine build, Triton backend. "
+          "TorchServe: .mar archive, management API, Python handler, dynamic batching, "
+          "maxBatchDelay, workers, memory fragmentation. Trade-off: latency vs retrain cadence. ")
+
+
+def test_a_recommendation_that_commits_to_nothing_is_not_made() -> None:
+    assert verdict(STRIPE, "recommendation", _TERMS + "Recommendation: depends on "
+                   "requirements.") == "missed"
+
+
+@pytest.mark.parametrize("choice", [
+    "Recommendation: TensorRT behind Triton if retrains stay weekly, TorchServe if daily.",
+    "Weekly retrains and a tight budget -> TensorRT on Triton; daily retrains -> TorchServe.",
+    "Retraining weekly or less, TensorRT behind Triton; retraining daily, TorchServe.",
+    "So I'd say TensorRT behind Triton while retrains stay weekly.",
+])
+def test_a_recommendation_in_any_committed_form_is_made(choice: str) -> None:
+    assert verdict(STRIPE, "recommendation", _TERMS + choice) in {"made", "partly"}
+
+
+def derived(text: str) -> list:
+    return derived_figures(text, find_quantities(text))
+
+
+@pytest.mark.parametrize(("text", "stated", "actual"), [
+    # 1,200 an hour over a quarter of an hour is 300, not 1,200.
+    ("We do ~60,000 orders an hour, 2% of that is 1,200 orders per hour, so the 15-minute "
+     "window gives us 1,200 orders with a known outcome.", 1200, 300),
+    ("At 1,200 orders per hour, over 15 minutes that is about 1,200 orders.", 1200, 300),
+    # 40 a second for 10 minutes is 24,000.
+    ("The canary sees 40 requests per second, so in 10 minutes we get 2,400 requests.",
+     2400, 24000),
+])
+def test_a_rate_counted_over_a_window_is_checked(text: str, stated: float,
+                                                 actual: float) -> None:
+    [calculation] = derived(text)
+    assert calculation.stated == stated
+    assert calculation.actual == pytest.approx(actual)
+
+
+@pytest.mark.parametrize("text", [
+    "We do ~60,000 orders an hour, 2% of that is 1,200 orders per hour, so the 15-minute "
+    "window gives us 300 orders with a known outcome.",
+    "At 1,200 orders per hour, over the 15 minutes that is about 300 orders.",
+    "The canary sees 40 requests per second, so in 10 minutes we get 24,000 requests.",
+])
+def test_a_rate_counted_over_a_window_done_right_is_accepted(text: str) -> None:
+    assert derived(text) == []
+
+
+def test_a_canary_sample_counted_at_the_hourly_rate_shows_in_the_feedback() -> None:
+    answer = ("I'd start with 2% through Istio weights and wait out the 15-minute window before "
+              "looking, comparing p99, errors and ETA error against actual delivery time. We do "
+              "~60,000 orders an hour, 2% of that is 1,200 orders per hour, so the 15-minute "
+              "window gives us 1,200 orders with a known outcome, plenty to compare MAE.")
+    outcome = RubricEngine().score(bank_question("doordash-eta-canary"), answer)
+    assert any("1,200 orders" in line and "300" in line
+               for line in outcome.feedback["calculations"])
