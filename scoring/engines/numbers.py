@@ -369,19 +369,31 @@ _PER_DEVICE_BEFORE_RE = re.compile(
     r"\b(?i:per|each)\s+"
     rf"(?P<den>(?i:{_UNIT_ALTS}))"
     r"(?![A-Za-z0-9])[^.!?;\n]{0,50}$")
+# "so one card is serving 12 QPS": one machine said doing the rate, just before it.
+_ONE_DEVICE_BEFORE_RE = re.compile(
+    r"\b(?i:one|1|a\s+single|a|every)\s+"
+    rf"(?P<den>(?i:{_UNIT_ALTS}))"
+    r"(?![A-Za-z0-9])\s+(?i:is\s+|can\s+|could\s+|will\s+|would\s+|should\s+)?"
+    r"(?i:serv|handl|do|push|sustain|deliver|giv|get|manag|process|tak|run)\w*\b"
+    r"(?i:\s+(?:about|around|roughly|only|just|maybe|~))?\s*$")
 
 
 def _per_device_before(text: str, quantity: Quantity, earlier: list[Quantity]) -> str | None:
     """The machine a rate is per when its clause opens with "per GPU" / "each card" and no
     other figure with a unit stands between ("each GPU does 40 QPS, so 45,000 QPS" is not).
     `earlier` holds the quantities before this one, in text order."""
-    opening = _PER_DEVICE_BEFORE_RE.search(text, max(0, quantity.start - 100), quantity.start)
+    # (Requests only: "a T4 manages 120 tokens/s" is the card's rate too, but it is an operand
+    # of the requests per card that usually follow, not a result.)
+    one = _ONE_DEVICE_BEFORE_RE.search(text, max(0, quantity.start - 60), quantity.start) \
+        if quantity.unit == "qps" else None
+    opening = one or _PER_DEVICE_BEFORE_RE.search(text, max(0, quantity.start - 100),
+                                                   quantity.start)
     if not opening:
         return None
     # Walk back only over the window the opening spans (at most 100 characters).
     for previous in reversed(earlier):
         if previous.start < opening.end("den"):
-            if previous.end >= opening.end("den"):
+            if previous.end >= opening.end("den") and not (one and previous.value == 1):
                 return None  # "at Azure's 40 per GPU, 45k QPS": the "per GPU" is the 40's
             break
         if previous.unit:

@@ -1,5 +1,6 @@
 """Issue 9, the README's fourteenth round (engine 2.12): an engine said to survive retrains in
-new words, a "recommendation" that commits to nothing, and a rate counted over a window.
+new words, a "recommendation" that commits to nothing, a rate counted over a window, and a rate
+said of "one card".
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -96,3 +97,29 @@ def test_a_canary_sample_counted_at_the_hourly_rate_shows_in_the_feedback() -> N
     outcome = RubricEngine().score(bank_question("doordash-eta-canary"), answer)
     assert any("1,200 orders" in line and "300" in line
                for line in outcome.feedback["calculations"])
+
+
+AMAZON = "amazon-t4-3b-30k-qps"
+_TOKENS = ("First I'd ask the latency target and how many tokens a request generates. If we "
+           "take 10 output tokens, the T4 in FP16 gives about 120 tokens per second for the 3B "
+           "model, so one card is serving {qps} QPS. Other way to see it: 30,000 QPS x 10 tokens "
+           "= 300,000 tokens per second, divide by 120 is 2,500 T4.")
+
+
+def test_one_card_said_serving_a_rate_gives_the_rate_per_card() -> None:
+    outcome = RubricEngine().score(bank_question(AMAZON), _TOKENS.format(qps=12))
+    check = next(n for n in outcome.numbers if n.criterion_key == "qps-per-gpu")
+    assert check.within_tolerance and check.found_text == "12 QPS"
+
+
+def test_one_card_said_serving_a_wrong_rate_is_judged_wrong() -> None:
+    outcome = RubricEngine().score(bank_question(AMAZON), _TOKENS.format(qps=40))
+    check = next(n for n in outcome.numbers if n.criterion_key == "qps-per-gpu")
+    assert check.found_text == "40 QPS" and not check.within_tolerance
+
+
+def test_a_cards_token_rate_is_not_read_as_a_result() -> None:
+    answer = ("3B in FP16 on a T4 manages roughly 120 tokens/s within a sane latency bound, so "
+              "that's 12 requests/s per card at 10 tokens each, and 30,000 / 12 = 2,500 T4s.")
+    outcome = RubricEngine().score(bank_question(AMAZON), answer)
+    assert outcome.feedback["calculations"] == []
