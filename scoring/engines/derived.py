@@ -566,6 +566,7 @@ def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculat
 _RATE_THEN_WINDOW_RE = re.compile(r"^\s*,?\s*(?:so|and|which\s+means|meaning)?\s*(?:over|across|in|"
                                   r"inside|within|during|for)?\s*(?:a\s+|the\s+|that\s+|each\s+|"
                                   r"one\s+|our\s+)?$", re.IGNORECASE)
+_SHARE_OF_BEFORE_RE = re.compile(r"%\s*of\s+(?:the\s+|our\s+)?(?:about|around|roughly|~)?\s*$")
 _WINDOW_YIELDS_RE = re.compile(
     r"^\s*(?:window|step|bake|period)?\s*,?\s*(?:(?:that|which|it)(?:'s|\s+is|\s+gives(?:\s+us)?|"
     r"\s+comes\s+to)|is|=|means|gives(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|"
@@ -578,8 +579,9 @@ def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculati
     for rate, window, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
         counted = "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
         if not (_is_rate(rate) or rate.unit == "qps") or rate.is_range or window.is_range \
-                or rate.value <= 0:
-            continue
+                or rate.value <= 0 \
+                or _SHARE_OF_BEFORE_RE.search(text, max(0, rate.start - 40), rate.start):
+            continue  # "2% of roughly 100k orders an hour over ...": the share's (above)
         seconds, window_end = window.value, window.end
         hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
         if hyphened:  # "the 15-minute window"

@@ -91,6 +91,15 @@ UNEARNED_CEILING = 0.5
 PARTLY_SHARE = 0.8
 
 
+# Deductions take at most this much of what the points made earn: graders keep some credit for
+# the right points of an answer that also dismisses or gets others wrong ("right on TensorRT's
+# latency edge with numbers, but dismisses the rebuild cost and batching": 2/5, not 0), and a
+# floor at zero left such answers level with ones that made no point. 0.3 from the read graded
+# CSVs (mean Spearman 0.916 -> 0.918; 0.1-0.5 all helped, the higher floors lost on the
+# fresh-wordings set); no rating moved.
+PENALTY_FLOOR = 0.3
+
+
 @dataclass(frozen=True)
 class TotalBreakdown:
     total: float  # the 0-100 total
@@ -137,7 +146,7 @@ def rubric_breakdown(doc: Document, verdicts: list[CriterionVerdict],
     shaped = min(1.0, coverage / 0.85)
     ceiling = 100.0 - 100 * UNEARNED_CEILING * max(0.0, 1.0 - coverage)
     before = min(ceiling, 100 * shaped * reasoning_factor(doc) * length_factor(doc))
-    total = before - 100 * penalty
+    total = max(before - 100 * penalty, PENALTY_FLOOR * before)
     return TotalBreakdown(total=round(min(100.0, max(0.0, total)), 1),
                           before=round(max(0.0, before), 1), reasons=tuple(reasons))
 

@@ -123,3 +123,16 @@ def test_a_cards_token_rate_is_not_read_as_a_result() -> None:
               "that's 12 requests/s per card at 10 tokens each, and 30,000 / 12 = 2,500 T4s.")
     outcome = RubricEngine().score(bank_question(AMAZON), answer)
     assert outcome.feedback["calculations"] == []
+
+
+def test_deductions_leave_some_credit_for_the_points_an_answer_made() -> None:
+    dismissive = ("The 45-minute engine rebuild isn't worth worrying about, it runs in CI. Dynamic "
+                  "batching is overkill for fraud too.")
+    with_a_point = RubricEngine().score(bank_question(STRIPE), (
+        "TensorRT, no contest. Fusion plus INT8 takes a BERT-sized model from about 12ms p99 down "
+        "to about 7ms, and in a payment path that is what matters. " + dismissive))
+    without = RubricEngine().score(bank_question(STRIPE), (
+        "TensorRT, no contest, it is the NVIDIA one and fraud is important. " + dismissive))
+    assert without.total == 0
+    assert with_a_point.total > without.total
+    assert with_a_point.feedback["summary"]
