@@ -520,6 +520,9 @@ def evidence_credit(doc: Document, evidence: Evidence) -> float:
     credit = min(1.0, sum(v * 0.5 ** i for i, v in enumerate(values[:4])))
     if not any(doc.sentence_context.get(m.sentence, False) for _, m in evidence.hits):
         credit = min(credit, BARE_LIST_CAP)  # only ever named in bare list items
-    if evidence.hits and all(pattern.partial for pattern, _ in evidence.hits):
+    if evidence.hits and any(pattern.partial for pattern, _ in evidence.hits) and all(
+            pattern.partial or match.score < MADE_AT for pattern, match in evidence.hits):
+        # Shown only by phrases marked "partly:" and other phrases' fragments ("p99 latency"
+        # and "latency and errors are what I'd judge on", the ETA accuracy kept out): partly.
         credit = min(credit, PARTIAL_PHRASE_CAP)
     return credit

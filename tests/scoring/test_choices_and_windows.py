@@ -1,6 +1,7 @@
 """Issue 9, the README's fourteenth round (engine 2.12): an engine said to survive retrains in
-new words, a "recommendation" that commits to nothing, a rate counted over a window, and a rate
-said of "one card".
+new words, a "recommendation" that commits to nothing, a rate counted over a window, a rate said
+of "one card", deductions that no longer level an answer that made a point with one that made
+none, and a point shown only by a "partly:" phrase and fragments of others.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -136,3 +137,21 @@ def test_deductions_leave_some_credit_for_the_points_an_answer_made() -> None:
     assert without.total == 0
     assert with_a_point.total > without.total
     assert with_a_point.feedback["summary"]
+
+
+_ROLLOUT = ("Shadow it first, model pinned to a versioned image. Then Istio 98/2, wait the 15 "
+            "minutes after each change, compare p99 latency and 5xx against baseline, ramp 2 -> "
+            "10 -> 50 -> 100, and Argo Rollouts reverts automatically if something regresses. ")
+
+
+def test_a_partly_phrase_and_fragments_of_the_label_make_a_point_only_partly() -> None:
+    answer = _ROLLOUT + ("I'd keep ETA accuracy out of the gate though. You only know if an ETA "
+                         "was right 40 minutes later, that's too slow to be useful for a rollout, "
+                         "so latency and errors are what I'd judge on.")
+    assert verdict("doordash-eta-canary", "business-metrics", answer) == "partly"
+
+
+def test_the_point_said_in_full_beside_a_partly_phrase_is_made() -> None:
+    answer = _ROLLOUT + ("The gate also compares ETA error against actual delivery time and the "
+                         "late-delivery rate, since latency and errors are not the whole story.")
+    assert verdict("doordash-eta-canary", "business-metrics", answer) == "made"
