@@ -150,6 +150,8 @@ def derived_figures(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged += _products(text, quantities)
     flagged += _shares_over_windows(text, quantities)
     flagged += _rates_over_windows(text, quantities)
+    flagged += _windows_at_rates(text, quantities)
+    flagged += _one_cell_shares(text, quantities)
     flagged += _error_budgets(text, quantities)
     flagged += _transfer_times(text, quantities)
     flagged += _streams_per_gpu(text, quantities)
@@ -600,6 +602,69 @@ def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculati
                 text=text[rate.start : result.end], start=rate.start, end=result.end,
                 stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
                 expression=f"{rate.text} over {text[window.start : window_end]}"))
+    return flagged
+
+
+# "a guardrail breaches for 5 minutes - at our 2,000 req/s that window only exposes about 10,000
+# predictions": the window named first, then the rate (600,000).
+_WINDOW_THEN_RATE_RE = re.compile(r"^\s*[-\u2013\u2014,:;]?\s*(?:at|with)\s+(?:our|the|a|about|"
+                                  r"around|roughly|~)?\s*$", re.IGNORECASE)
+_THAT_WINDOW_YIELDS_RE = re.compile(
+    r"^\s*,?\s*(?:that|this|the)\s+(?:window|period|time|interval|stretch)\s+(?:only\s+|just\s+)?"
+    r"(?:exposes|is|gives(?:\s+us)?|means|covers|sees|lets\s+through|amounts\s+to|comes\s+to)\s+"
+    r"(?:about|around|roughly|only|just|maybe|~)?\s*$", re.IGNORECASE)
+
+
+def _windows_at_rates(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for window, rate, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
+        counted = "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
+        if window.unit != "s" or window.is_range or not (_is_rate(rate) or rate.unit == "qps") \
+                or rate.is_range or rate.value <= 0 or result.unit not in {counted, ""} \
+                or not _WINDOW_THEN_RATE_RE.match(text[window.end : rate.start]) \
+                or not _THAT_WINDOW_YIELDS_RE.match(text[rate.end : result.start]):
+            continue
+        wanted = rate.value * window.value
+        if abs(result.written - wanted) > 0.25 * wanted:
+            flagged.append(Calculation(
+                text=text[window.start : result.end], start=window.start, end=result.end,
+                stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
+                expression=f"{rate.text} over {window.text}"))
+    return flagged
+
+
+# "we run the fleet as 4 independent cells and ship to one cell at a time, so a bad model can
+# touch at most 2.5% of users": one of N cells is 100/N percent (25%), or that share of another
+# percentage said with it ("a 1% canary inside the first cell" is 0.25%).
+_CELLS_RE = re.compile(r"\s+(?:independent\s+|separate\s+|isolated\s+|equal\s+)?(?P<what>cells|"
+                       r"shards|regions|zones|partitions|clusters|slices)\b", re.IGNORECASE)
+_ONE_CELL_RE = re.compile(r"\b(?:one|a\s+single|1)\s+(?:cell|shard|region|zone|partition|cluster|"
+                          r"slice)\b[^.;!?\n]{0,80}?\b(?:at\s+most|only|max(?:imum)?|no\s+more\s+than|"
+                          r"just|about|roughly|~)\s*$", re.IGNORECASE)
+
+
+def _one_cell_shares(text: str, quantities: list[Quantity]) -> list[Calculation]:
+    flagged: list[Calculation] = []
+    for i, cells in enumerate(quantities):
+        named = _CELLS_RE.match(text, cells.end)
+        if cells.unit or cells.is_range or not 2 <= cells.written <= 1000 or not named:
+            continue
+        for share in quantities[i + 1 : i + 4]:
+            if share.unit != "%" or share.is_range or not _same_sentence(text, cells.start,
+                                                                         share.end):
+                continue
+            if not _ONE_CELL_RE.search(text, cells.end, share.start):
+                continue
+            wanted = 100 / cells.written
+            others = [q.value for q in quantities[i + 1 : i + 6] if q.unit == "%"
+                      and q is not share and _same_sentence(text, q.start, share.end)]
+            routes = [wanted, *(wanted * other / 100 for other in others)]
+            if all(abs(share.value - route) > 0.25 * route for route in routes):
+                flagged.append(Calculation(
+                    text=text[cells.start : share.end], start=cells.start, end=share.end,
+                    stated=share.value, actual=wanted, kind="derived", unit="%",
+                    expression=f"one of {format_number(cells.written)} {named.group('what')}"))
+            break
     return flagged
 
 

@@ -1,7 +1,8 @@
 """Issue 9, the README's fourteenth round (engine 2.12): an engine said to survive retrains in
 new words, a "recommendation" that commits to nothing, a rate counted over a window, a rate said
-of "one card", deductions that no longer level an answer that made a point with one that made
-none, and a point shown only by a "partly:" phrase and fragments of others.
+of "one card", a window at a rate and one cell of several, deductions that no longer level an
+answer that made a point with one that made none, and a point shown only by a "partly:" phrase
+and fragments of others.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -155,3 +156,30 @@ def test_the_point_said_in_full_beside_a_partly_phrase_is_made() -> None:
     answer = _ROLLOUT + ("The gate also compares ETA error against actual delivery time and the "
                          "late-delivery rate, since latency and errors are not the whole story.")
     assert verdict("doordash-eta-canary", "business-metrics", answer) == "made"
+
+
+@pytest.mark.parametrize(("text", "stated", "actual"), [
+    # The window named first, then the rate: 2,000 a second for 5 minutes is 600,000.
+    ("Automated rollback when a guardrail breaches for 5 minutes - at our 2,000 req/s that "
+     "window only exposes about 10,000 predictions from a bad model.", 10000, 600000),
+    # One of four cells is a quarter of the users, not 2.5%.
+    ("We run the fleet as 4 independent cells and ship to one cell at a time, so a bad model "
+     "can touch at most 2.5% of users, and inside that first cell it starts as a 1% canary.",
+     2.5, 25),
+])
+def test_a_window_at_a_rate_and_one_cell_of_several_are_checked(text: str, stated: float,
+                                                                 actual: float) -> None:
+    [calculation] = derived(text)
+    assert (calculation.stated, calculation.actual) == (stated, pytest.approx(actual))
+
+
+@pytest.mark.parametrize("text", [
+    "Automated rollback when a guardrail breaches for 5 minutes - at our 2,000 req/s that "
+    "window only exposes about 600,000 predictions.",
+    "We run the fleet as 4 independent cells and ship to one cell at a time, so a bad model can "
+    "touch at most 25% of users.",
+    # A canary inside one cell: the canary's share of the cell's share.
+    "We run 4 cells, and a 1% canary in one cell at a time touches only 0.25% of users.",
+])
+def test_a_window_at_a_rate_and_one_cell_done_right_are_accepted(text: str) -> None:
+    assert derived(text) == []
