@@ -205,6 +205,16 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
                  and not math.isclose(q.factor, factor, rel_tol=1e-9)}
     hits = [q for q in candidates if id(q) not in converted
             and within_tolerance(q, expected, criterion.unit, tolerance)]
+    if hits and not any(math.isclose(q.factor, factor, rel_tol=1e-9) for q in hits):
+        # "0.4% per minute, times 60 is about 2.4% per hour": a step on the way is the right
+        # rate in other units, but the result stated in the criterion's own units is off.
+        stated_after = [q for q in candidates if q.start > hits[0].end and id(q) not in copied
+                        and math.isclose(q.factor, factor, rel_tol=1e-9)
+                        and compatible(q, criterion.unit)
+                        and distance(q, expected, criterion.unit) > WRONG_RESULT_AT]
+        if stated_after:
+            hits = []
+            candidates = stated_after
     # A number the answer only computes with ("300,000 / 120 = 2,500") earns credit when right
     # but is never shown as a wrong result: the candidate did not state it as one.
     operands = _operands(doc)

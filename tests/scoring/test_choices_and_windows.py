@@ -1,8 +1,8 @@
 """Issue 9, the README's fourteenth round (engine 2.12): an engine said to survive retrains in
 new words, a "recommendation" that commits to nothing, a rate counted over a window, a rate said
 of "one card", a window at a rate and one cell of several, deductions that no longer level an
-answer that made a point with one that made none, and a point shown only by a "partly:" phrase
-and fragments of others.
+answer that made a point with one that made none, a point shown only by a "partly:" phrase and
+fragments of others, and a right step in other units beside a wrong result in the asked ones.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -183,3 +183,23 @@ def test_a_window_at_a_rate_and_one_cell_of_several_are_checked(text: str, state
 ])
 def test_a_window_at_a_rate_and_one_cell_done_right_are_accepted(text: str) -> None:
     assert derived(text) == []
+
+
+ZOOM = "zoom-gpu-memory-leak-alert"
+
+
+def test_a_right_step_does_not_hide_a_wrong_result_in_the_asked_units() -> None:
+    answer = ("Convert the rule to the SLI's units: 2% over five minutes is 0.4% per minute, "
+              "times 60 is about 2.4% per hour. So the rule only trips on leaks roughly five "
+              "times faster than the SLI allows.")
+    outcome = RubricEngine().score(bank_question(ZOOM), answer)
+    check = next(n for n in outcome.numbers if n.criterion_key == "hourly-rate")
+    assert check.found_text == "2.4% per hour" and not check.within_tolerance
+    assert any("2.4% per hour" in line for line in outcome.feedback["calculations"])
+
+
+def test_the_same_steps_with_the_right_result_stay_made() -> None:
+    answer = ("Convert the rule to the SLI's units: 2% over five minutes is 0.4% per minute, "
+              "times 60 is about 24% per hour, so the rule only trips on leaks roughly 48 "
+              "times faster than the SLI allows.")
+    assert verdict(ZOOM, "hourly-rate", answer) == "made"
