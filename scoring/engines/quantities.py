@@ -195,7 +195,13 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     # A given figure put in other units ("0.5% an hour is about 0.04% per five minutes") is
     # that figure, not an attempt at this criterion: it earns nothing and is never marked off.
     copied |= {id(q) for q in doc.quantities if _given_in_other_units(q, given or [])}
+    # ... unless the answer endorses it as this criterion's result: "the 20% headroom is in
+    # there, so procurement gets 1,250 A100s" states 1,250 as the count with 20% headroom.
+    copied -= {id(q) for q in doc.quantities if id(q) in copied and _endorsed(doc, q, criterion)}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
+    found += [q for q in doc.quantities if id(q) not in {id(f) for f in found}
+              and restated(q, given or []) and id(q) not in copied
+              and compatible(q, criterion.unit)]
     candidates = [q for q in found
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
                   and not _belongs_elsewhere(doc, q, criterion, criteria)]
@@ -270,6 +276,38 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     if not hits and chosen is not None:
         doc.wrong_result_ends.add(chosen.end)  # judged here; the total charges it once
     return _verdict(criterion, verdict, credit, _dedupe(spans)), check
+
+
+# A given figure put forward as the answer: signed off, ordered, or said to include the margin
+# the criterion is about ("that's the figure with the 20% built in, so I'd sign off on 1,250").
+_ENDORSED_BEFORE_RE = re.compile(
+    r"\b(?:sign\w*\s+off\s+on|approv\w*|go\s+with|order(?:ing)?|procure\w*(?:\s+gets)?|buy(?:ing)?|"
+    r"stick\s+with|provision\w*|procurement\s+gets)\s+(?:the\s+|all\s+|about\s+|~)?$",
+    re.IGNORECASE)
+_MARGIN_INCLUDED_RE = re.compile(
+    r"\b(?:headroom|margin|buffer|\d+\s?%)\s+(?:\w+\s+){0,2}?(?:is\s+|was\s+|are\s+)?(?:already\s+)?"
+    r"(?:built\s+in|baked\s+in|included|in\s+there|accounted\s+for)|\b(?:with|includes?|including)"
+    r"\s+(?:the\s+)?\d+\s?%\s+(?:headroom\s+|margin\s+|buffer\s+)?(?:already\s+)?(?:built|baked)\s+in",
+    re.IGNORECASE)
+
+
+def _endorsed(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bool:
+    """Whether the answer puts a given figure forward as this criterion's result: endorsed in
+    its sentence, with the criterion's percentage said to be included there or in the sentence
+    before."""
+    percents = _criterion_percents(criterion)
+    sentence = _sentence_of(doc, quantity.start)
+    if not percents or sentence < 0 or any(c.start <= quantity.start and quantity.end <= c.end
+                                           for c in doc.calculations):
+        return False  # (the result of "50,000 / 40 = 1,250" is the division's, and right)
+    start = doc.sentences[max(0, sentence - 1)].start
+    near = doc.text[start : doc.sentences[sentence].end]
+    if not (_percents(near) & percents):
+        return False
+    own = doc.text[doc.sentences[sentence].start : quantity.start]
+    return bool(_ENDORSED_BEFORE_RE.search(own[-40:])) or bool(
+        _MARGIN_INCLUDED_RE.search(doc.text, doc.sentences[sentence].start,
+                                   doc.sentences[sentence].end))
 
 
 # A phrase that is the result said as a ratio or a share: "14x", "48 times", "42%" (not a

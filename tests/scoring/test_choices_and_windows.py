@@ -2,7 +2,8 @@
 new words, a "recommendation" that commits to nothing, a rate counted over a window, a rate said
 of "one card", a window at a rate and one cell of several, deductions that no longer level an
 answer that made a point with one that made none, a point shown only by a "partly:" phrase and
-fragments of others, and a right step in other units beside a wrong result in the asked ones.
+fragments of others, a right step in other units beside a wrong result in the asked ones, and a
+figure from the question put forward as the answer.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -203,3 +204,30 @@ def test_the_same_steps_with_the_right_result_stay_made() -> None:
               "times 60 is about 24% per hour, so the rule only trips on leaks roughly 48 "
               "times faster than the SLI allows.")
     assert verdict(ZOOM, "hourly-rate", answer) == "made"
+
+
+AZURE = "azure-capacity-spreadsheet-review"
+
+
+@pytest.mark.parametrize("answer", [
+    "Looks right to me. 50,000 / 40 = 1,250, and the sheet says that's with 20% headroom baked "
+    "in, which is what you'd want. I'd sign off on 1,250 for procurement.",
+    "40 QPS per card is the measured number, 50k QPS over that gives the 1,250, and the note "
+    "says the 20% headroom is in there, so procurement gets 1,250 A100s.",
+])
+def test_a_given_figure_put_forward_as_the_answer_is_judged(answer: str) -> None:
+    outcome = RubricEngine().score(bank_question(AZURE), answer)
+    check = next(n for n in outcome.numbers if n.criterion_key == "gpus-20pct")
+    assert check.found_value == 1250 and not check.within_tolerance
+    # Judged against the 20% count only, and the right division is not called wrong.
+    other = next(n for n in outcome.numbers if n.criterion_key == "gpus-10pct")
+    assert other.found_value is None
+    assert not any("50,000 / 40" in line for line in outcome.feedback["calculations"])
+
+
+def test_a_given_figure_restated_as_the_bare_requirement_is_not_judged() -> None:
+    answer = ("50,000 / 40 = 1,250, and that is the bare requirement: the 20% headroom was never "
+              "applied, so I would not sign off on 1,250; with 20% it is 1,500 A100s.")
+    outcome = RubricEngine().score(bank_question(AZURE), answer)
+    check = next(n for n in outcome.numbers if n.criterion_key == "gpus-20pct")
+    assert check.within_tolerance and check.found_value == 1500
