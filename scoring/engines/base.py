@@ -166,7 +166,7 @@ def available_engines() -> list[str]:
 
 # Where ratings 2, 3 and 4 start on the 0-100 scale (scoring/engines/rating.py says how they
 # were chosen).
-RATING_BAND_EDGES = (45, 70, 90)
+RATING_BAND_EDGES = (35, 65, 90)
 
 
 def rating_for_total(total: float) -> int:
