@@ -300,14 +300,14 @@ def _endorsed(doc: Document, quantity: Quantity, criterion: CriterionSpec) -> bo
     if not percents or sentence < 0 or any(c.start <= quantity.start and quantity.end <= c.end
                                            for c in doc.calculations):
         return False  # (the result of "50,000 / 40 = 1,250" is the division's, and right)
-    start = doc.sentences[max(0, sentence - 1)].start
-    near = doc.text[start : doc.sentences[sentence].end]
-    if not (_percents(near) & percents):
+    # (Windows of a few hundred characters: a long run of figures stays linear.)
+    own_start, own_end = doc.sentences[sentence].start, doc.sentences[sentence].end
+    start = max(doc.sentences[max(0, sentence - 1)].start, quantity.start - 400)
+    if not (_percents(doc.text[start : min(own_end, quantity.end + 200)]) & percents):
         return False
-    own = doc.text[doc.sentences[sentence].start : quantity.start]
-    return bool(_ENDORSED_BEFORE_RE.search(own[-40:])) or bool(
-        _MARGIN_INCLUDED_RE.search(doc.text, doc.sentences[sentence].start,
-                                   doc.sentences[sentence].end))
+    own = doc.text[max(own_start, quantity.start - 40) : quantity.start]
+    return bool(_ENDORSED_BEFORE_RE.search(own)) or bool(_MARGIN_INCLUDED_RE.search(
+        doc.text, max(own_start, quantity.start - 300), min(own_end, quantity.end + 200)))
 
 
 # A phrase that is the result said as a ratio or a share: "14x", "48 times", "42%" (not a
