@@ -94,10 +94,12 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"leak\w*|runs? out of memory because|garbage|bug in (?:the )?model|nvlink|"
               r"corrupt\w*|on disk|cpu heap|host memory|"
               r"(?:doesn't|does not|don't|do not|can't) (?:apply|happen) (?:to|on) (?:the )?gpu|"
-              r"(?:split|sharded|spread) (?:across|over|onto|between) (?:several |multiple |"
-              r"many |two |three |four |\d+ )?(?:gpus|cards|devices)|tensor parallel\w*",
-              r"contiguous|split(?! (?:across|over|onto|between) (?:several |multiple |many |"
-              r"two |three |four |\d+ )?(?:gpus|cards|devices))|"
+              r"(?:split|sharded|spread)(?: in(?:to)? (?:fragments|pieces|parts|chunks))? "
+              r"(?:across|over|onto|between) (?:several |multiple |many |two |three |four |\d+ )?"
+              r"(?:gpus|cards|devices)|tensor parallel\w*",
+              r"contiguous|split(?!(?: in(?:to)? (?:fragments|pieces|parts|chunks))? "
+              r"(?:across|over|onto|between) (?:several |multiple |many |two |three |four |\d+ )?"
+              r"(?:gpus|cards|devices))|"
               r"scatter\w*|gaps?|holes?|pieces|chunks|free (?:memory|space)|"
               r"allocat\w*|unusable|broken up|small blocks"),
     TermSense(r"(?:kernel\s+)?launch\s+overhead",
@@ -105,7 +107,10 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:extra|additional) item|its own kernels?|proportional to (?:the )?batch|"
               r"start-?up|once\b|cop(?:y|ying|ies) (?:the )?(?:model )?weights|load(?:ing)? "
               r"(?:the )?(?:model|weights|kernels)|cold[- ]start|warm-?up|then it'?s gone|boot|"
-              r"when (?:a|the) (?:pod|replica|container|server) starts",
+              r"when (?:a|the) (?:pod|replica|container|server) starts|"
+              # "about 2ms per sample in the batch, so bigger batch cost more launch time".
+              r"\d\s?ms per (?:sample|item|example|row)|(?:per|each|every) (?:sample|item|example|"
+              r"row) in the batch|bigger batch\w* costs? more",
               r"per (?:call|batch|request|inference|kernel|launch|step)|every (?:call|batch|"
               r"request|inference|kernel|launch|time)|each (?:call|batch|request|inference|"
               r"kernel|launch)|fixed|regardless|no matter|cpu|same (?:for|across) (?:the )?"
@@ -137,6 +142,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               # "the build stage where CI bakes the weights into the image"; "the soak after
               # promotion, once the model is at 100%".
               r"build (?:stage|step)|ci (?:bakes|builds)|into the (?:container |docker )?image|"
+              # "the time it takes CI to build and push the image".
+              r"(?:ci|the pipeline) (?:to |takes to )?build|build and push|push the image|"
               r"after (?:the )?(?:final |full )?promot\w*",
               r"after(?!\s+(?:the\s+)?(?:final\s+|full\s+)?promot)|each step|every step|at each|"
               r"per step|observ\w*|watch\w*|hold\w*"),
@@ -185,8 +192,28 @@ TERM_SENSES: tuple[TermSense, ...] = (
     TermSense(r"cold[- ]?start\s+(?:rate|ratio|frequency)",
               r"replicas?\s+(?:we\s+|get\s+)?(?:spin\w*|start\w*|launch\w*|creat\w*)|"
               r"(?:spin[- ]?ups?|scale[- ]?ups?|scaling\s+events|new\s+replicas)\s+"
-              r"(?:per|an?|each)\s+(?:hour|minute|day)|same\s+thing|the\s+latency|how\s+long|duration",
+              r"(?:per|an?|each)\s+(?:hour|minute|day)|same\s+thing|the\s+latency|how\s+long|duration|"
+              # "the cold-start rate, meaning how many milliseconds a new replica needs".
+              r"how\s+many\s+(?:milli)?seconds|milliseconds|time\s+(?:a|the|it)\s+(?:\w+\s+){0,3}?"
+              r"(?:takes|needs)",
               r"requests?|calls?|share|fraction|percent\w*|%|proportion|out\s+of|traffic|users?"),
+    # "the KV cache is where the 6GB of FP16 weights live, so it's fixed": the cache of attention
+    # keys and values per token in flight, which grows with batch and context, not the weights.
+    TermSense(r"kv[- ]?cache",
+              r"where (?:the |those |our )?(?:\d+\s?gb (?:of )?)?(?:fp16 |int8 |model )?weights|"
+              r"(?:stores?|holds?|keeps?|is) (?:just )?(?:the |those )?(?:model(?:'s)? )?weights|"
+              r"weights? (?:storage|memory|live|are kept|are stored|sit)|"
+              r"(?:is )?fixed|(?:doesn't|does not|don't|won't) (?:grow|change|depend|scale)",
+              r"tokens?|context|sequences?|attention|keys?|values?|grows?|per (?:request|"
+              r"sequence|token|user)|prompt|in flight|generat\w*"),
+    # "provisioned concurrency, which just means capping how many requests a replica accepts":
+    # replicas kept initialised and warm ahead of traffic, not a concurrency limit.
+    TermSense(r"provisioned\s+concurrency",
+              r"cap\w*|limit\w*|max(?:imum)? (?:number of )?(?:requests|concurrent)|throttl\w*|"
+              r"how many requests (?:a|each|one|the) (?:replica|instance|container)",
+              r"warm\w*|pre-?(?:warm\w*|initiali[sz]\w*|provision\w*)|kept (?:running|alive|ready|"
+              r"warm)|always[- ]on|ready|initiali[sz]ed|in advance|ahead of|minimum (?:number "
+              r"of )?(?:replicas|instances)|cold"),
     TermSense(r"real[- ]time factor|rtf",
               r"(?:above|over|greater than|more than|at least|exceed\w*)\s+(?:1|one)\b(?![.,]\d)",
               r"(?:below|under|less than)\s+(?:1|one)\b|<\s*1\b|alert|page|falling behind|"
@@ -441,7 +468,7 @@ _DEFINES = (r"(?:is|are|means?|meaning|refers\s+to|=|basically\s+means|just\s+me
             r"stands\s+for|(?:is|are)\s+(?:basically|just|simply|really|essentially)(?:\s+another\s+"
             r"word\s+for|\s+the\s+same\s+as)?|is\s+(?:another\s+word\s+for|the\s+same\s+as)|"
             r",\s*(?:which|that)\s*(?:,[^,.;:!?\n]{1,30},\s*|,?\s*" + _HEDGE_ASIDE + r",?\s+)?"
-            r"(?:is|are|means)|,?\s*where|\(|:|-|—|"
+            r"(?:just\s+|basically\s+|simply\s+|really\s+)?(?:is|are|means)|,?\s*where|\(|:|-|—|"
             # "OpenVINO, which as I understand it memoizes previous predictions", "the circuit
             # breaker retries it on another replica": what the term does, said with its verb.
             r",\s*which\s+(?:" + _HEDGE_ASIDE + r",?\s+)?(?=[a-z]+s\b)|"

@@ -2,8 +2,8 @@
 new words, a "recommendation" that commits to nothing, a rate counted over a window, a rate said
 of "one card", a window at a rate and one cell of several, deductions that no longer level an
 answer that made a point with one that made none, a point shown only by a "partly:" phrase and
-fragments of others, a right step in other units beside a wrong result in the asked ones, and a
-figure from the question put forward as the answer.
+fragments of others, a right step in other units beside a wrong result in the asked ones, a
+figure from the question put forward as the answer, and six terms defined wrongly.
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -231,3 +231,43 @@ def test_a_given_figure_restated_as_the_bare_requirement_is_not_judged() -> None
     outcome = RubricEngine().score(bank_question(AZURE), answer)
     check = next(n for n in outcome.numbers if n.criterion_key == "gpus-20pct")
     assert check.within_tolerance and check.found_value == 1500
+
+
+# Terms defined wrongly in new words (read in held-out-22 after its one measurement; the KV cache
+# as the weights' storage came from two writers in two rounds).
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    ("amazon-t4-3b-30k-qps", "memory-fit",
+     "On memory, the KV cache is where the 6GB of FP16 weights live, so it's fixed and batch "
+     "size doesn't affect memory at all. A T4 has 16GB so the 3B model fits.",
+     "On memory, the 3B model is 6GB of FP16 weights on a 16GB T4, and the KV cache holds the "
+     "attention keys and values per token in flight, so it grows with batch and context."),
+    ("oracle-serverless-cold-starts", "coldstart-rate",
+     "I'd track the cold-start rate, meaning how many milliseconds a new replica needs before "
+     "it can serve, and alert when that goes over 300ms.",
+     "I'd track the cold-start rate, meaning the share of requests that land on a cold "
+     "replica, and alert when it goes over 1%."),
+    ("oracle-serverless-cold-starts", "mitigations",
+     "To cut cold starts I'd use provisioned concurrency, which just means capping how many "
+     "requests a replica accepts at once.",
+     "To cut cold starts I'd use provisioned concurrency, which keeps replicas initialised and "
+     "warm ahead of traffic."),
+    ("shopify-torchserve-200k-rpm", "gpu-fragmentation",
+     "On the GPU the main risk is memory fragmentation, which means the model weights are split "
+     "in fragments over several GPUs.",
+     "On the GPU the main risk is memory fragmentation, which means free memory broken up into "
+     "small blocks over long uptimes, so a big allocation fails and we recycle workers."),
+    ("canary-and-versioning-design", "bake-window",
+     "Then a 5% canary. The bake window is the time it takes CI to build and push the image, "
+     "usually 10-15 minutes.",
+     "Then a 5% canary. The bake window is the 10-15 minutes we hold each step and watch the "
+     "metrics before the next one."),
+    ("tiktok-20ms-budget", "launch-overhead",
+     "The kernel launch overhead is about 2ms per sample in the batch, so bigger batch cost more "
+     "launch time and I prefer batch of 1 or 2.",
+     "The kernel launch overhead is about 2ms per call, the same for the whole batch, so "
+     "batching spreads it."),
+])
+def test_a_term_defined_wrongly_contradicts_its_point(slug: str, key: str, wrong: str,
+                                                      right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
