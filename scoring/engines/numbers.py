@@ -371,7 +371,7 @@ _PER_DEVICE_BEFORE_RE = re.compile(
     r"(?![A-Za-z0-9])[^.!?;\n]{0,50}$")
 # "so one card is serving 12 QPS": one machine said doing the rate, just before it.
 _ONE_DEVICE_BEFORE_RE = re.compile(
-    r"\b(?i:one|1|a\s+single|a|every)\s+"
+    r"\b(?i:one|1|a\s+single|a|each|every)\s+"
     rf"(?P<den>(?i:{_UNIT_ALTS}))"
     r"(?![A-Za-z0-9])\s+(?i:is\s+|can\s+|could\s+|will\s+|would\s+|should\s+)?"
     r"(?i:serv|handl|do|push|sustain|deliver|giv|get|manag|process|tak|run)\w*\b"

@@ -115,6 +115,14 @@ def test_one_card_said_serving_a_rate_gives_the_rate_per_card() -> None:
     assert check.within_tolerance and check.found_text == "12 QPS"
 
 
+def test_each_card_said_serving_a_rate_in_an_aside_gives_the_rate_per_card() -> None:
+    answer = ("Each T4 manages ~120 tokens/s in FP16 for this model, so 300,000 / 120 = 2,500 "
+              "cards (same as saying each card serves 12 requests/s).")
+    outcome = RubricEngine().score(bank_question(AMAZON), answer)
+    check = next(n for n in outcome.numbers if n.criterion_key == "qps-per-gpu")
+    assert check.within_tolerance and check.found_text == "12 requests/s"
+
+
 def test_one_card_said_serving_a_wrong_rate_is_judged_wrong() -> None:
     outcome = RubricEngine().score(bank_question(AMAZON), _TOKENS.format(qps=40))
     check = next(n for n in outcome.numbers if n.criterion_key == "qps-per-gpu")
