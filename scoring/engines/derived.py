@@ -576,12 +576,30 @@ _WINDOW_YIELDS_RE = re.compile(
     r"(?:about|around|roughly|only|just|maybe|~)?\s*$", re.IGNORECASE)
 
 
+def _counted(rate: Quantity) -> str | None:
+    """What a rate counts ("order" for orders an hour, "request" for QPS), or None for a
+    quantity that is not a single positive rate."""
+    if not (_is_rate(rate) or rate.unit == "qps") or rate.is_range or rate.value <= 0:
+        return None
+    return "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
+
+
+def _rate_over_window(text: str, start: int, result: Quantity, rate: Quantity, seconds: float,
+                      over: str) -> Calculation | None:
+    """The count stated for a rate over a window, when it is off by more than a quarter."""
+    wanted = rate.value * seconds
+    if abs(result.written - wanted) <= 0.25 * wanted:
+        return None
+    return Calculation(text=text[start : result.end], start=start, end=result.end,
+                       stated=result.written, actual=wanted, kind="derived",
+                       unit=unit_label(result), expression=f"{rate.text} over {over}")
+
+
 def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged: list[Calculation] = []
     for rate, window, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
-        counted = "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
-        if not (_is_rate(rate) or rate.unit == "qps") or rate.is_range or window.is_range \
-                or rate.value <= 0 \
+        counted = _counted(rate)
+        if counted is None or window.is_range \
                 or _SHARE_OF_BEFORE_RE.search(text, max(0, rate.start - 40), rate.start):
             continue  # "2% of roughly 100k orders an hour over ...": the share's (above)
         seconds, window_end = window.value, window.end
@@ -596,12 +614,9 @@ def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculati
                 or result.unit != counted or result.is_range \
                 or not _same_sentence(text, rate.start, result.end):
             continue
-        wanted = rate.value * seconds
-        if abs(result.written - wanted) > 0.25 * wanted:
-            flagged.append(Calculation(
-                text=text[rate.start : result.end], start=rate.start, end=result.end,
-                stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
-                expression=f"{rate.text} over {text[window.start : window_end]}"))
+        found = _rate_over_window(text, rate.start, result, rate, seconds,
+                                  text[window.start : window_end])
+        flagged += [found] if found else []
     return flagged
 
 
@@ -618,18 +633,14 @@ _THAT_WINDOW_YIELDS_RE = re.compile(
 def _windows_at_rates(text: str, quantities: list[Quantity]) -> list[Calculation]:
     flagged: list[Calculation] = []
     for window, rate, result in zip(quantities, quantities[1:], quantities[2:], strict=False):
-        counted = "request" if rate.unit == "qps" else rate.unit.removesuffix("/s")
-        if window.unit != "s" or window.is_range or not (_is_rate(rate) or rate.unit == "qps") \
-                or rate.is_range or rate.value <= 0 or result.unit not in {counted, ""} \
+        counted = _counted(rate)
+        if counted is None or window.unit != "s" or window.is_range \
+                or result.unit not in {counted, ""} \
                 or not _WINDOW_THEN_RATE_RE.match(text[window.end : rate.start]) \
                 or not _THAT_WINDOW_YIELDS_RE.match(text[rate.end : result.start]):
             continue
-        wanted = rate.value * window.value
-        if abs(result.written - wanted) > 0.25 * wanted:
-            flagged.append(Calculation(
-                text=text[window.start : result.end], start=window.start, end=result.end,
-                stated=result.written, actual=wanted, kind="derived", unit=unit_label(result),
-                expression=f"{rate.text} over {window.text}"))
+        found = _rate_over_window(text, window.start, result, rate, window.value, window.text)
+        flagged += [found] if found else []
     return flagged
 
 
