@@ -199,9 +199,9 @@ def judge_numeric(doc: Document, criterion: CriterionSpec, model_answer: str,
     # there, so procurement gets 1,250 A100s" states 1,250 as the count with 20% headroom.
     copied -= {id(q) for q in doc.quantities if id(q) in copied and _endorsed(doc, q, criterion)}
     found = numeric_candidates(doc, criterion, model_answer, criteria or (criterion,))
-    found += [q for q in doc.quantities if id(q) not in {id(f) for f in found}
-              and restated(q, given or []) and id(q) not in copied
-              and compatible(q, criterion.unit)]
+    listed = {id(q) for q in found}
+    found += [q for q in doc.quantities if id(q) not in listed and id(q) not in copied
+              and restated(q, given or []) and compatible(q, criterion.unit)]
     candidates = [q for q in found
                   if (id(q) not in copied or math.isclose(q.factor, factor, rel_tol=1e-9))
                   and not _belongs_elsewhere(doc, q, criterion, criteria)]
