@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engines.derived import derived_figures
-from scoring.engines.numbers import find_quantities
 from scoring.engines.rubric import RubricEngine
+from tests.scoring.test_derived_numbers import derived
 from tests.scoring.test_engines import bank_question
 from tests.scoring.test_engines import bank_verdict as verdict
 
@@ -60,10 +59,6 @@ def test_a_recommendation_that_commits_to_nothing_is_not_made() -> None:
 ])
 def test_a_recommendation_in_any_committed_form_is_made(choice: str) -> None:
     assert verdict(STRIPE, "recommendation", _TERMS + choice) in {"made", "partly"}
-
-
-def derived(text: str) -> list:
-    return derived_figures(text, find_quantities(text))
 
 
 @pytest.mark.parametrize(("text", "stated", "actual"), [
