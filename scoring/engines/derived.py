@@ -518,6 +518,16 @@ _HYPHENED_TIME_RE = re.compile(r"-(second|sec|minute|min|hour|hr)s?\b", re.IGNOR
 _HYPHENED_SECONDS = {"sec": 1.0, "min": 60.0, "hou": 3600.0, "hr": 3600.0}
 
 
+def _window(text: str, window: Quantity) -> tuple[float, int] | None:
+    """A stretch of time in seconds and where its words end ("15 minutes"; "the 15-minute
+    window"), or None for a figure that is not one."""
+    hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
+    if hyphened:
+        return (window.written * _HYPHENED_SECONDS[hyphened.group(1).lower()[:3]],
+                hyphened.end())
+    return (window.value, window.end) if window.unit == "s" else None
+
+
 _OF_RATE_RE = re.compile(r"^\s*of\s+(?:the\s+|our\s+)?(?:about|around|roughly|~)?\s*$",
                          re.IGNORECASE)
 
@@ -534,13 +544,10 @@ def _shares_over_windows(text: str, quantities: list[Quantity]) -> list[Calculat
             named, window, result = window, quantities[i + 2], quantities[i + 3]
         elif i == 0:
             continue
-        seconds, window_end = window.value, window.end
-        hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
-        if hyphened:  # "the 15-minute window"
-            seconds = window.written * _HYPHENED_SECONDS[hyphened.group(1).lower()[:3]]
-            window_end = hyphened.end()
-        elif window.unit != "s":
+        timed = _window(text, window)
+        if timed is None:
             continue
+        seconds, window_end = timed
         if share.unit != "%" or share.is_range or window.is_range:
             continue
         if (named is None and not _OVER_THE_WINDOW_RE.match(text[share.end : window.start])) \
@@ -602,13 +609,10 @@ def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculati
         if counted is None or window.is_range \
                 or _SHARE_OF_BEFORE_RE.search(text, max(0, rate.start - 40), rate.start):
             continue  # "2% of roughly 100k orders an hour over ...": the share's (above)
-        seconds, window_end = window.value, window.end
-        hyphened = _HYPHENED_TIME_RE.match(text, window.end) if not window.unit else None
-        if hyphened:  # "the 15-minute window"
-            seconds = window.written * _HYPHENED_SECONDS[hyphened.group(1).lower()[:3]]
-            window_end = hyphened.end()
-        elif window.unit != "s":
+        timed = _window(text, window)
+        if timed is None:
             continue
+        seconds, window_end = timed
         if not _RATE_THEN_WINDOW_RE.match(text[rate.end : window.start]) \
                 or not _WINDOW_YIELDS_RE.match(text[window_end : result.start]) \
                 or result.unit != counted or result.is_range \
