@@ -243,7 +243,7 @@ def _figures_alone(doc: Document, evidence: Evidence, criterion: CriterionSpec) 
             _ALERT_VERB_RE.search(doc.text[doc.sentences[i].start : doc.sentences[i].end])
             for i in sentences if 0 <= i < len(doc.sentences)):
         return False  # "Page if p99 stays above 300ms over 10 min": the window is the point
-    return not any(token.key in words and token.content
+    return not any(token.key in words and token.content and not _FIGURE_RE.fullmatch(token.text)
                    for i in sentences if 0 <= i < len(doc.sentences)
                    for token in tokens_in(doc, doc.sentences[i].start, doc.sentences[i].end))
 

@@ -136,14 +136,30 @@ _CONCESSION_NEGATED_RE = re.compile(
     r"\b(?:not|no|never|without|skip\w*|drop\w*|n't)\b|n't\b", re.IGNORECASE)
 
 
+# The candidate's own refusal of what the sentence has been about, closing it: "..., so I'd
+# leave them out entirely", "..., so we'd skip it", "so it's overkill here".
+_REFUSES_AFTER_RE = re.compile(
+    r"\b(?:so|which\s+is\s+why|that'?s\s+why)\s+(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:just\s+|"
+    r"simply\s+|rather\s+)?(?:leave\s+(?:it|that|them|those)\s+out|skip\s+(?:it|that|them|those)|"
+    r"drop\s+(?:it|that|them|those)|not\s+(?:use|add|bother)|(?:wouldn'?t|won'?t|don'?t)\s+"
+    r"(?:use|add|bother|need))\b", re.IGNORECASE)
+
+
 def conceded_then_dismissed(text: str, sentence_start: int, sentence_end: int, at: int) -> bool:
     """Whether `at` sits in a clause conceding a point that the rest of the sentence, after
-    "but", turns down."""
+    "but", turns down, or in the reason given after that "but" for turning it down ("Some
+    teams add feature flags, but every check is a 200µs call, so I'd leave them out")."""
     sentence = text[sentence_start:sentence_end]
     offset = at - sentence_start
     turn = _TURN_RE.search(sentence, offset)
     if turn is None:
-        return False
+        before = list(_TURN_RE.finditer(sentence, 0, offset))
+        if not before:
+            return False
+        opening = sentence[: before[-1].start()]
+        return bool(_CONCESSION_RE.search(opening)) \
+            and not _CONCESSION_NEGATED_RE.search(opening) \
+            and bool(_REFUSES_AFTER_RE.search(sentence, offset))
     conceded = sentence[:turn.start()]
     # The concession opens the clause the point sits in (no earlier "but" in between).
     turns = list(_TURN_RE.finditer(conceded))

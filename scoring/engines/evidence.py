@@ -423,7 +423,13 @@ _WINDOWED_RE = re.compile(
     r"\d[\d.,]*\s*(?:%|ms|s|x|gb|percent)?[^.;:!?\d]{0,40}?\b(?:for|over|across|during)\s+"
     r"(?:a\s+|the\s+)?(?:\d{1,3}|two|three|five|ten|fifteen|thirty|few|several|couple(?:\s+of)?)"
     r"[- ]?(?:seconds?|secs?|"
-    r"minutes?|mins?|m|hours?|hrs?|h)\b", re.IGNORECASE)
+    r"minutes?|mins?|m|hours?|hrs?|h)\b|"
+    # "Keep 80 but only alert if it stays above for a few minutes": the threshold named before,
+    # held for a window.
+    r"\b(?:stays?|staying|remains?|remaining|holds?|keeps?\s+(?:being|running))\s+(?:above|over|"
+    r"below|under|high|elevated)\b[^.;:!?]{0,30}?\b(?:for|over|across)\s+(?:a\s+|the\s+)?"
+    r"(?:\d{1,3}|two|three|five|ten|fifteen|thirty|few|several|couple(?:\s+of)?)[- ]?"
+    r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b", re.IGNORECASE)
 
 
 def _written_window(doc: Document) -> Match:

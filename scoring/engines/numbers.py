@@ -737,6 +737,21 @@ def _names_model(text: str, quantity: Quantity, result: Quantity) -> bool:
         and result.unit not in {"gb", "gib", "mb", "tb", "byte", "bytes"}
 
 
+_LIST_HEADER_AFTER_RE = re.compile(r"[ \t]*:|[^\n,;:]*:[ \t]*\n")
+
+
+def _bare_list(text: str, quantities: list[Quantity], start: int, end: int,
+               result: Quantity) -> list[Quantity]:
+    """The bare list a bare result totals in its sentence ("Spend the 15: RPC 2, features 3,
+    ..., slack 1 = 15"): its parts are added, not multiplied."""
+    if result.unit:
+        return []
+    parts = _breakdown(text, [q for q in quantities if start <= q.start and q.end <= end], "")
+    if parts and _LIST_HEADER_AFTER_RE.match(text, parts[0].end):
+        parts = parts[1:]  # the whole the list splits: "Spend the 15 like a bill:\n• RPC: 2"
+    return parts if len(parts) >= 3 else []
+
+
 def find_implied_calculations(text: str, quantities: list[Quantity] | None = None,
                               skip: list[Calculation] | None = None) -> list[Calculation]:
     """Arithmetic stated in prose ("at 50k QPS that's only 10ms of CPU") whose result no
@@ -796,7 +811,16 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
             for signs in product((1, -1), repeat=len(values)):
                 total = sum(s * math.log(v) for s, v in zip(signs, values, strict=True))
                 best = min(best, *(abs(total - target) for target in targets))
-        if best > math.log(3):
+        listed = _bare_list(text, qs, sentence_start, marker.start(), result)
+        if listed:
+            # "RPC 2, features 3, ..., slack 1 = 15": a total of the list, checked as its sum.
+            added = sum(q.value for q in listed)
+            if abs(added - result.value) > max(0.05 * result.value, 0.5):
+                flagged.append(Calculation(
+                    text=text[listed[0].start : result.end], start=listed[0].start,
+                    end=result.end, stated=result.value, actual=added, kind="sum",
+                    expression=" + ".join(format_number(q.value) for q in listed)))
+        elif best > math.log(3):
             flagged.append(Calculation(
                 text=text[operands[0].start : result.end], start=operands[0].start,
                 end=result.end, stated=result.value,
@@ -815,8 +839,9 @@ _SUM_AFTER_RE = re.compile(
     r"altogether|all\s+told|(?P<fits>fit(?:s|ting)?\s+(?:in(?:to|side)?|within|under))|"
     r"(?:the\s+)?(?:sum|total)\s+(?:is|was|comes\s+to|would\s+be|of)|"
     # "network 3ms, feature fetch 4ms, ..., so that's the 15": the parts said to make a total.
-    # Also at the start of the line after a list: "- post 1ms\nthat's the 15ms".
-    r"(?:so\s+|(?m:^)[ \t]*)(?:that's|that\s+is|that\s+makes|it's)"
+    # Also at the start of the line after a list: "- post 1ms\nthat's the 15ms", typed
+    # "thats" or with a curly apostrophe.
+    r"(?:so\s+|(?m:^)[ \t]*)(?:that['’]?s|that\s+is|that\s+makes|it['’]s)"
     r"(?=\s+(?:the\s+|our\s+|about\s+|~)?\d))\b",
     re.IGNORECASE)
 _SUM_BEFORE_RE = re.compile(

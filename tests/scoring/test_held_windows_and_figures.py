@@ -1,0 +1,97 @@
+"""Issue 9, the README's fifteenth round (engine 2.13): a threshold held for a window said
+without repeating its figure, a percentile's name that names no point beside a figure, a
+bulleted breakdown totalled as "thats ~14ms" or "= 15", and a point used as the reason for
+turning down what others do.
+
+Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
+before its change.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.scoring.test_engines import bank_verdict as verdict
+from tests.scoring.test_own_words import calculations
+
+SNOWFLAKE = "snowflake-jit-compilation-sli"
+LYFT = "lyft-18ms-cpu-stack"
+TIKTOK = "tiktok-20ms-budget"
+ROBINHOOD = "robinhood-bad-model-blast-radius"
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd keep 80 but only alert if it stays above for a few minutes; one slow compile shouldn't "
+    "wake anyone up.",
+    "Keep the 80ms line and page only when p95 remains over it for five minutes.",
+])
+def test_a_threshold_held_for_a_window_without_its_figure_is_a_windowed_alert(answer: str) -> None:
+    assert verdict(SNOWFLAKE, "windowed-alert", answer) == "made"
+
+
+@pytest.mark.parametrize("answer", [
+    "I'd keep 80 and alert the moment it goes above; one slow compile should page.",
+    "Keep the 80ms line; it stays above our normal p95, which is fine.",
+])
+def test_a_threshold_without_a_held_window_is_no_windowed_alert(answer: str) -> None:
+    assert verdict(SNOWFLAKE, "windowed-alert", answer) == "missed"
+
+
+def test_a_target_said_as_a_figure_and_a_percentile_is_no_alerting_point() -> None:
+    # "p99 above 15ms" is one of the guard's phrases; a target of 15ms p99 says nothing of
+    # timeouts, fallbacks or alerts.
+    answer = ("25 against 18 means I'm 7ms over, about 28%, so I'd aim for 15ms p99 as the "
+              "real goal.")
+    assert verdict(LYFT, "timeout-alerts", answer) == "missed"
+    assert verdict(LYFT, "headroom", answer) == "made"
+
+
+def test_an_alert_on_p99_above_15ms_is_still_the_alerting_point() -> None:
+    answer = ("Guards: a hard timeout at 16ms with a fallback ranking, and an alert when p99 "
+              "goes above 15ms, before the 18ms page.")
+    assert verdict(LYFT, "timeout-alerts", answer) == "made"
+
+
+_STAGES = ("My split of the 15:\n- network + serialisation 3ms\n- feature fetch 5ms\n"
+           "- preprocessing 2ms\n- batch queue wait 3ms\n- model forward {model}ms\n"
+           "- postprocessing 1ms\n{claim} ~14ms, so 1ms of slack left inside the 15.")
+
+
+@pytest.mark.parametrize("claim", ["thats", "that’s"])
+def test_a_bulleted_breakdown_totalled_with_a_typed_thats_is_checked(claim: str) -> None:
+    found = calculations(TIKTOK, _STAGES.format(model=6, claim=claim))
+    assert any("add up to 20" in line for line in found), found
+
+
+def test_a_bulleted_breakdown_that_does_total_its_claim_is_not_flagged() -> None:
+    assert calculations(TIKTOK, _STAGES.format(model=0, claim="thats")) == []
+
+
+_BILL = ("I hold myself to 15ms at p99. Spend the 15 like a bill:\n• RPC in/out + proto decode: 2\n"
+         "• feature store read: 3\n• transforms: 1\n• waiting in the batcher: ≤2\n"
+         "• forward pass: 5, of which ~2 is fixed launch + sync cost, so CUDA graphs\n"
+         "• post + encode: 1\n• slack: 1\n= {total}.")
+
+
+def test_a_bare_list_that_totals_its_claim_is_not_called_a_wrong_product() -> None:
+    # 2 + 3 + 1 + 2 + 5 + 1 + 1 = 15; the "~2 of which" is part of the forward pass.
+    assert calculations(TIKTOK, _BILL.format(total=15)) == []
+
+
+def test_a_bare_list_with_a_wrong_total_is_shown_as_its_sum() -> None:
+    found = calculations(TIKTOK, _BILL.format(total=19))
+    assert any("add up to 15" in line for line in found), found
+
+
+_FLAGS = ("Some teams add per-segment feature flags as a kill switch, but every flag check is a "
+          "network call of ~200µs, so {then}")
+
+
+def test_the_cost_given_as_the_reason_for_refusing_flags_is_no_point_made() -> None:
+    answer = _FLAGS.format(then="I'd leave them out entirely - the rollback is fast enough.")
+    assert verdict(ROBINHOOD, "flag-latency", answer) in {"missed", "contradicted"}
+
+
+def test_the_cost_handled_after_what_others_do_is_still_the_point() -> None:
+    answer = _FLAGS.format(then="I'd cache the flag state locally with streamed updates.")
+    assert verdict(ROBINHOOD, "flag-latency", answer) == "made"
