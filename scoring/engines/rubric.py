@@ -89,18 +89,21 @@ SHORT_ANSWER_SHARE = 0.25  # an answer under this share of the reference's words
 @register
 class RubricEngine:
     name = "rubric"
-    version = "2.12"  # 2.12: an engine said to survive retrains, a recommendation that commits to
-    # nothing, a rate counted over a window (either order), one cell of several as a share, "one
-    # card is serving 12 QPS", deductions floored at 30% of the points' total, a "partly:" phrase
-    # with fragments is partly, a wrong result in the asked units beats a right step, a given figure
-    # put forward as the answer is judged, six terms defined wrongly, band edges 35/65/90; 2.11:
-    # misreadings that came back across writers, a term defined wrongly elsewhere, right figures no
-    # longer called wrong, pitfalls argued against not charged, "partly:" phrases; 2.10: the
-    # dismissal model refit on every read set, reasons for a refusal, weights memory checked; 2.9:
-    # rules from held-out-16 and -17, a 4 needs 88% of the weight, a figure alone names no point;
-    # 2.8: rules from held-out-13 to -15, numbers named earlier in the sentence, one sentence of
-    # pitfall evidence; 2.7: rules from held-out-12; 2.6: turned tool facts, written ramps and
-    # windows; 2.5: glosses, condemned mistakes; 2.4: concessions
+    version = "2.13"  # 2.13: the dismissal model refit on every read set, a held window said
+    # without its figure, percentile names are figures, typed "thats" totals, bare list totals
+    # added, a point given as the reason for refusing what others do; 2.12: an engine said to
+    # survive retrains, a recommendation that commits to nothing, a rate counted over a window
+    # (either order), one cell of several as a share, "one card is serving 12 QPS", deductions
+    # floored at 30% of the points' total, a "partly:" phrase with fragments is partly, a wrong
+    # result in the asked units beats a right step, a given figure put forward as the answer is
+    # judged, six terms defined wrongly, band edges 35/65/90; 2.11: misreadings that came back
+    # across writers, a term defined wrongly elsewhere, right figures no longer called wrong,
+    # pitfalls argued against not charged, "partly:" phrases; 2.10: the dismissal model refit on
+    # every read set, reasons for a refusal, weights memory checked; 2.9: rules from held-out-16 and
+    # -17, a 4 needs 88% of the weight, a figure alone names no point; 2.8: rules from held-out-13
+    # to -15, numbers named earlier in the sentence, one sentence of pitfall evidence; 2.7: rules
+    # from held-out-12; 2.6: turned tool facts, written ramps and windows; 2.5: glosses, condemned
+    # mistakes; 2.4: concessions
 
     def score(self, question: QuestionSpec, answer: str) -> ScoreOutcome:
         doc = analyse(answer or "")
