@@ -577,10 +577,21 @@ _RATE_THEN_WINDOW_RE = re.compile(r"^\s*,?\s*(?:so|and|which\s+means|meaning)?\s
                                   r"one\s+|our\s+)?$", re.IGNORECASE)
 _SHARE_OF_BEFORE_RE = re.compile(r"%\s*of\s+(?:the\s+|our\s+)?(?:about|around|roughly|~)?\s*$")
 _WINDOW_YIELDS_RE = re.compile(
-    r"^\s*(?:window|step|bake|period)?\s*,?\s*(?:(?:that|which|it)(?:'s|\s+is|\s+gives(?:\s+us)?|"
+    r"^\s*(?:window|step|bake|period)?\s*,?\s*(?:(?:already|only|just|then|alone)\s+)?"
+    r"(?:(?:that|which|it)(?:'s|\s+is|\s+gives(?:\s+us)?|"
     r"\s+comes\s+to)|is|=|means|gives(?:\s+us)?|comes\s+to|would\s+be|works\s+out\s+to|"
     r"we(?:'d|\s+would|\s+will|'ll)?\s+(?:get|see|have|collect)|of)?\s*"
     r"(?:about|around|roughly|only|just|maybe|~)?\s*$", re.IGNORECASE)
+
+
+def _counts(text: str, result: Quantity, counted: str) -> bool:
+    """Whether a figure counts what the rate counts: "300 orders", or "~300 delivered orders"
+    with a word between."""
+    if result.unit == counted:
+        return True
+    return not result.unit and re.match(rf"\s+(?:[a-z-]+\s+)?{re.escape(counted)}s?\b",
+                                         text[result.end : result.end + 40],
+                                         re.IGNORECASE) is not None
 
 
 def _counted(rate: Quantity) -> str | None:
@@ -615,7 +626,7 @@ def _rates_over_windows(text: str, quantities: list[Quantity]) -> list[Calculati
         seconds, window_end = timed
         if not _RATE_THEN_WINDOW_RE.match(text[rate.end : window.start]) \
                 or not _WINDOW_YIELDS_RE.match(text[window_end : result.start]) \
-                or result.unit != counted or result.is_range \
+                or not _counts(text, result, counted) or result.is_range \
                 or not _same_sentence(text, rate.start, result.end):
             continue
         found = _rate_over_window(text, rate.start, result, rate, seconds,

@@ -808,7 +808,12 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
         for values in product(*readings):
             if any(v <= 0 for v in values):
                 continue
-            for signs in product((1, -1), repeat=len(values)):
+            # Each operand multiplies, divides or (with three) is left out: "2% is 120
+            # orders/hour, and a 15 min bake gives ~30" uses the last two, not the 2%.
+            for signs in product((1, -1, 0) if len(values) > 2 else (1, -1),
+                                 repeat=len(values)):
+                if sum(1 for s in signs if s) < 2:
+                    continue
                 total = sum(s * math.log(v) for s, v in zip(signs, values, strict=True))
                 best = min(best, *(abs(total - target) for target in targets))
         listed = _bare_list(text, qs, sentence_start, marker.start(), result)

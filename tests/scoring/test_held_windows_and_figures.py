@@ -1,7 +1,8 @@
 """Issue 9, the README's fifteenth round (engine 2.13): a threshold held for a window said
 without repeating its figure, a percentile's name that names no point beside a figure, a
-bulleted breakdown totalled as "thats ~14ms" or "= 15", and a point used as the reason for
-turning down what others do.
+bulleted breakdown totalled as "thats ~14ms" or "= 15", a point used as the reason for
+turning down what others do, and a count over a bake from the step's own rate (a right one no
+longer called wrong for leaving out the share before it, a wrong one now flagged).
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -18,6 +19,7 @@ SNOWFLAKE = "snowflake-jit-compilation-sli"
 LYFT = "lyft-18ms-cpu-stack"
 TIKTOK = "tiktok-20ms-budget"
 ROBINHOOD = "robinhood-bad-model-blast-radius"
+DOORDASH = "doordash-eta-canary"
 
 
 @pytest.mark.parametrize("answer", [
@@ -95,3 +97,17 @@ def test_the_cost_given_as_the_reason_for_refusing_flags_is_no_point_made() -> N
 def test_the_cost_handled_after_what_others_do_is_still_the_point() -> None:
     answer = _FLAGS.format(then="I'd cache the flag state locally with streamed updates.")
     assert verdict(ROBINHOOD, "flag-latency", answer) == "made"
+
+
+_BAKE_COUNT = ("Sample size: we do about 6,000 orders/hour, so 2% is 120 orders/hour, and a 15 min "
+               "bake already gives ~{count} delivered orders, so 15 min per step is enough.")
+
+
+def test_a_count_over_the_bake_from_the_steps_rate_is_not_called_wrong() -> None:
+    # 120 an hour over 15 minutes is 30; the 2% before it was the step before.
+    assert calculations(DOORDASH, _BAKE_COUNT.format(count=30)) == []
+
+
+def test_a_wrong_count_over_the_bake_is_flagged() -> None:
+    found = calculations(DOORDASH, _BAKE_COUNT.format(count=300))
+    assert any("gives 30" in line for line in found), found
