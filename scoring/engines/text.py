@@ -253,6 +253,10 @@ _THESAURUS_RAW: dict[str, tuple[str, ...]] = {
     "error": ("errors", "5xx"),
     # "1,250 covers the headroom" says it includes it.
     "includ": ("covers",),
+    # A cadence in other words: "if the team pushes new weights every day" (keys are the stems
+    # of "daily" and "weekly").
+    "dai": ("every day", "each day", "nightly", "once a day"),
+    "week": ("every week", "each week", "once a week"),
 }
 
 

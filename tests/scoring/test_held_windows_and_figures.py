@@ -2,7 +2,8 @@
 without repeating its figure, a percentile's name that names no point beside a figure, a
 bulleted breakdown totalled as "thats ~14ms" or "= 15", a point used as the reason for
 turning down what others do, and a count over a bake from the step's own rate (a right one no
-longer called wrong for leaving out the share before it, a wrong one now flagged).
+longer called wrong for leaving out the share before it, a wrong one now flagged), and a
+retrain cadence said as "every day".
 
 Every case has a wrong sentence and a right twin; each wrong sentence was checked to fail
 before its change.
@@ -111,3 +112,17 @@ def test_a_count_over_the_bake_from_the_steps_rate_is_not_called_wrong() -> None
 def test_a_wrong_count_over_the_bake_is_flagged() -> None:
     found = calculations(DOORDASH, _BAKE_COUNT.format(count=300))
     assert any("gives 30" in line for line in found), found
+
+
+STRIPE = "stripe-fraud-tensorrt-vs-torchserve"
+
+
+@pytest.mark.parametrize("cadence", ["every day", "each day", "nightly"])
+def test_a_cadence_in_other_words_ties_the_recommendation_to_it(cadence: str) -> None:
+    answer = f"If the team pushes new weights {cadence}, I'd stay on TorchServe."
+    assert verdict(STRIPE, "recommendation", answer) in {"made", "partly"}
+
+
+def test_a_choice_tied_to_no_cadence_is_no_cadence_based_recommendation() -> None:
+    answer = "If the team pushes new weights often, I'd stay on TorchServe."
+    assert verdict(STRIPE, "recommendation", answer) == "missed"
