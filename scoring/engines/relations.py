@@ -265,7 +265,8 @@ _EFFECT_AS_BATCH_RE = re.compile(
 
 
 _SOONER_RE = re.compile(
-    r"\b(?:each|every|a|the|individual)\s+(?:requests?|one|query|queries)\s+(?:\w+\s+){0,2}?"
+    # "every request in the batch actually finishes sooner".
+    r"\b(?:each|every|a|the|individual)\s+(?:requests?|one|query|queries)\s+(?:\w+\s+){0,4}?"
     r"(?:finish\w*|complet\w*|return\w*|comes?\s+back|gets?\s+served|gets?\s+out|gets?|"
     r"(?:is|are)\s+(?:served|answered|done))\s+(?:sooner|faster|quicker|earlier)\b|"
     # "Bigger batches are actually better for latency too".

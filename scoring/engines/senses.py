@@ -75,7 +75,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:traffic|users|requests|customers)|(?:small|tiny) (?:group|set|number|cohort|"
               r"subset) of (?:real |live |actual )?(?:users|customers)|"
               r"(?:small|tiny) (?:share|slice|percentage|fraction)|"
-              r"\d+\s?% of (?:(?:real|live|actual)\s+)?(?:users|traffic|requests)|"
+              r"\d+\s?% of (?:(?:real|live|actual)\s+)?(?:users|traffic|requests|customers|"
+              r"shoppers|riders)|"
               r"(?:users|they|customers)\s+(?:see|get)\s+(?:its|the\s+new)|"
               r"(?:old|previous|current) (?:model|version) (?:keeps? running|runs|sits|stays)"
               r"[^.;]{0,20}(?:background|standby|reserve)",
@@ -195,7 +196,9 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:per|an?|each)\s+(?:hour|minute|day)|same\s+thing|the\s+latency|how\s+long|duration|"
               # "the cold-start rate, meaning how many milliseconds a new replica needs".
               r"how\s+many\s+(?:milli)?seconds|milliseconds|time\s+(?:a|the|it)\s+(?:\w+\s+){0,3}?"
-              r"(?:takes|needs)",
+              r"(?:takes|needs)|"
+              # "Cold-start rate I'd define as the p95 of that cold-start latency over the hour".
+              r"\bp\d{2,3}\b|percentile|smoothed|average|\bmean\b",
               r"requests?|calls?|share|fraction|percent\w*|%|proportion|out\s+of|traffic|users?"),
     # "the KV cache is where the 6GB of FP16 weights live, so it's fixed": the cache of attention
     # keys and values per token in flight, which grows with batch and context, not the weights.
@@ -206,11 +209,19 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"(?:is )?fixed|(?:doesn't|does not|don't|won't) (?:grow|change|depend|scale)",
               r"tokens?|context|sequences?|attention|keys?|values?|grows?|per (?:request|"
               r"sequence|token|user)|prompt|in flight|generat\w*"),
+    # "a 429 means the model server crashed and returned an error": too many requests, the
+    # server turning work away (throttled, over quota), not a crash.
+    TermSense(r"\b429s?\b",
+              r"crash\w*|server\s+error|internal\s+error|\bbug\b|exception|\boom\b|died|fell\s+over",
+              r"rate[- ]?limit\w*|throttl\w*|too\s+many|quota|overload\w*|back-?pressure|"
+              r"shed\w*|reject\w*|capacity|turn\w*\s+away"),
     # "provisioned concurrency, which just means capping how many requests a replica accepts":
     # replicas kept initialised and warm ahead of traffic, not a concurrency limit.
     TermSense(r"provisioned\s+concurrency",
               r"cap\w*|limit\w*|max(?:imum)? (?:number of )?(?:requests|concurrent)|throttl\w*|"
-              r"how many requests (?:a|each|one|the) (?:replica|instance|container)",
+              r"how many requests (?:a|each|one|the) (?:replica|instance|container)|"
+              # "which means giving each container more vCPUs so it boots faster".
+              r"more\s+(?:v?cpus?|cores|memory|ram)\b|bigger\s+(?:containers?|instances?|machines?)",
               r"warm\w*|pre-?(?:warm\w*|initiali[sz]\w*|provision\w*)|kept (?:running|alive|ready|"
               r"warm)|always[- ]on|ready|initiali[sz]ed|in advance|ahead of|minimum (?:number "
               r"of )?(?:replicas|instances)|cold"),
@@ -227,6 +238,8 @@ TERM_SENSES: tuple[TermSense, ...] = (
               r"differen\w*|swing|unpredictab\w*|std|deviation|irregular",
               meaning=r"swing\w*|minus|gap|range|jump\w*|wobbl\w*|steady|consisten\w*|smooth\w*"),
     TermSense(r"dynamic\s+batch(?:ing|er)?",
+              # "a TensorRT feature where it flips precision between FP16 and INT8 per request".
+              r"precision|fp16|int8|quantiz\w*|"
               r"re-?trac\w*|graph|re-?compil\w*|compil\w*|reshap\w*|(?:fit|match)\w* the shape|"
               r"resiz\w* the model|model to fit|"
               r"one request at a time|autoscal\w*|(?:adds?|more) (?:workers|replicas|gpus|pods)|"

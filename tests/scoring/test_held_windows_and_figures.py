@@ -126,3 +126,41 @@ def test_a_cadence_in_other_words_ties_the_recommendation_to_it(cadence: str) ->
 def test_a_choice_tied_to_no_cadence_is_no_cadence_based_recommendation() -> None:
     answer = "If the team pushes new weights often, I'd stay on TorchServe."
     assert verdict(STRIPE, "recommendation", answer) == "missed"
+
+
+# After held-out-23 was measured and opened: terms defined wrongly in new words.
+ORACLE = "oracle-serverless-cold-starts"
+
+
+@pytest.mark.parametrize(("slug", "key", "wrong", "right"), [
+    (DOORDASH, "versioned-shadow",
+     "Step one is a shadow deployment, meaning we send about 5% of real customers to the new "
+     "model and show them its ETAs.",
+     "Step one is a shadow deployment, meaning the new model scores mirrored requests and its "
+     "ETAs are logged, never shown."),
+    (ORACLE, "mitigations",
+     "To reduce cold starts, provisioned concurrency, which means giving each container more "
+     "vCPUs so it boots faster.",
+     "To reduce cold starts, provisioned concurrency, which means keeping a few containers "
+     "initialised and warm ahead of traffic."),
+    (ORACLE, "coldstart-rate",
+     "Cold-start rate I'd define as the p95 of that cold-start latency over the hour.",
+     "Cold-start rate I'd define as the share of requests that land on a cold replica."),
+    (ORACLE, "request-health",
+     "For request health I'd watch 5xx and 429s, since a 429 means the model server crashed.",
+     "For request health I'd watch 5xx and 429s, since a 429 means we are throttling callers."),
+    (STRIPE, "dynamic-batching",
+     "Dynamic batching is a TensorRT feature where it flips precision between FP16 and INT8 per "
+     "request.",
+     "Dynamic batching is where TorchServe groups requests that arrive within a few ms into one "
+     "batch."),
+    (TIKTOK, "batching-tradeoff",
+     "For batching I'd go big, because bigger batches make the GPU more efficient and so every "
+     "request in the batch actually finishes sooner.",
+     "Bigger batches make the GPU more efficient, but every request in the batch waits for it to "
+     "fill, so I'd cap the wait at 2ms."),
+])
+def test_a_term_defined_wrongly_in_new_words_contradicts_its_point(
+        slug: str, key: str, wrong: str, right: str) -> None:
+    assert verdict(slug, key, wrong) == "contradicted"
+    assert verdict(slug, key, right) in {"made", "partly"}
