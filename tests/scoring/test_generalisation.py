@@ -157,6 +157,7 @@ VALIDATION_20 = DATA / "validation-20-untouched.csv"
 VALIDATION_21 = DATA / "validation-21-untouched.csv"
 VALIDATION_22 = DATA / "validation-22-untouched.csv"
 VALIDATION_23 = DATA / "validation-23-untouched.csv"
+VALIDATION_24 = DATA / "validation-24-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
@@ -164,7 +165,7 @@ CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
     "criteria-heldout-14", "criteria-heldout-15", "criteria-heldout-16", "criteria-heldout-17",
     "criteria-heldout-18", "criteria-heldout-19", "criteria-heldout-20", "criteria-heldout-21",
-    "criteria-heldout-22")}
+    "criteria-heldout-22", "criteria-heldout-23")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -309,8 +310,16 @@ def test_the_thirteenth_rounds_graded_set_holds(bundled_bank) -> None:
 def test_the_fourteenth_rounds_graded_set_holds(bundled_bank) -> None:
     # validation-23 (written at the start of the round, never opened, measured once at the end):
     # 0.865 (1 graded below 4 rated 4) with 2.11, 0.869 (1) with 2.12, short of issue 9's
-    # targets of 0.90 and none.
-    graded_sets_hold(bundled_bank.slug, (VALIDATION_23, 0.86, 1))
+    # targets of 0.90 and none. Read in the fifteenth round: 0.905 (0) with 2.13.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_23, 0.89, 0))
+
+
+@pytest.mark.django_db
+def test_the_fifteenth_rounds_graded_set_holds(bundled_bank) -> None:
+    # validation-24 (written at the start of the round, never opened, measured once at the end):
+    # 0.853 (1 graded below 4 rated 4) with 2.12 and with 2.13, short of issue 9's targets of
+    # 0.90 and none.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_24, 0.845, 1))
 
 
 @pytest.mark.django_db
@@ -475,7 +484,16 @@ def test_the_fourteenth_rounds_graded_set_holds(bundled_bank) -> None:
                              "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.9,
                              "right_numbers_accepted": 1.0, "evidence_precision": 0.96,
                              "rating_qwk": 0.82, "missed_credited_at_most": 0.12,
-                             "dismissed_credited_at_most": 0.27}),
+                             "dismissed_credited_at_most": 0.15}),
+    # The fifteenth round's held-out set: measured once, 2.12 -> 2.13 at its freeze: 0.912 ->
+    # 0.915, missed credited 13.4% -> 12.8%, dismissed 12.5% -> 8.3% (2 of 24), pitfalls 1.00 /
+    # 0.95 both, wrong and right numbers 100% both, evidence 96.4% both, kappa 0.906 -> 0.911, 2
+    # graded 3.5 or below rated 4 with both; then read (final 2.13: 0.932, 8.7%, kappa 0.912).
+    ("criteria-heldout-23", {"concept_macro_f1": 0.92, "pitfall_recall": 0.95,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.95,
+                             "right_numbers_accepted": 1.0, "evidence_precision": 0.95,
+                             "rating_qwk": 0.89, "missed_credited_at_most": 0.1,
+                             "dismissed_credited_at_most": 0.09}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
