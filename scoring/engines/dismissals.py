@@ -137,7 +137,7 @@ _CONCESSION_NEGATED_RE = re.compile(
 
 
 # The candidate's own refusal of what the sentence has been about, closing it: "..., so I'd
-# leave them out entirely", "..., so we'd skip it", "so it's overkill here".
+# leave them out entirely", "..., so we'd skip it", "which is why we don't use them".
 _REFUSES_AFTER_RE = re.compile(
     r"\b(?:so|which\s+is\s+why|that'?s\s+why)\s+(?:i|we)(?:'d|\s+would|\s+will)?\s+(?:just\s+|"
     r"simply\s+|rather\s+)?(?:leave\s+(?:it|that|them|those)\s+out|skip\s+(?:it|that|them|those)|"
