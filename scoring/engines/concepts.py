@@ -274,6 +274,8 @@ _TURNED_BY_LABEL = (
     ("request-path", re.compile(r"in the request path", re.IGNORECASE)),
     # "The network call between them is effectively free" takes down the hop's cost.
     ("hop", re.compile(r"cost of the preprocessing hop|extra hop", re.IGNORECASE)),
+    # "A moving tag like prod-latest that we repoint" takes down immutable versions.
+    ("mutable-tag", re.compile(r"immutable", re.IGNORECASE)),
     # "Retrains skip the rebuild" takes down the per-version rebuild.
     ("rebuild", re.compile(r"per-version engine rebuild|rebuil\w* (?:the engine )?(?:per|for each) "
                            r"(?:model )?version|rebuilt per model version|per-version, per-GPU",
@@ -289,7 +291,8 @@ REFUSAL_OUTWEIGHS = 0.55
 # Wrong claims about one point only: they take down the point _TURNED_BY_LABEL names, not the
 # other points said in the same sentence ("on-call reverts the VirtualService by hand" leaves
 # the weighted VirtualService canary alone).
-ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop", "batch-cost", "rebuild"])
+ONE_POINT_KINDS = frozenset(["significance", "blanket", "manual", "hop", "batch-cost", "rebuild",
+                             "mutable-tag"])
 
 
 @lru_cache(maxsize=1024)

@@ -556,6 +556,15 @@ _TURNED_FACTS_BY_KIND = (
         r"future))\s+(?:the\s+)?(?:model\s+)?(?:versions|retrains|releases)\b|"
         r"\bre-?train\w*\s+(?:can\s+|will\s+|just\s+|then\s+)?(?:skip|avoid|bypass)\s+"
         r"(?:the\s+|a\s+)?(?:re-?build|re-?compil\w*|engine\s+build)", re.IGNORECASE)),
+    # "I'd keep a moving tag like prod-latest that we repoint to whichever version is live": a
+    # tag that moves names nothing exactly, the opposite of an immutable version.
+    ("mutable-tag", re.compile(
+        r"\b(?:moving|floating|mutable|rolling|movable)\s+(?:docker\s+|image\s+)?tags?\b|"
+        r"\b(?:prod|production|stable|current)[-_]latest\b|"
+        r"\b(?:re-?point|re-?tag|overwrit\w*|reus\w*|mov\w*)\s+(?:the\s+|that\s+|a\s+)?"
+        r"(?:same\s+)?(?:prod\s+|production\s+|latest\s+|stable\s+)?tag\b|"
+        r"\b(?:deploy|pull|use|point\s+\w+\s+at)\s+(?:the\s+)?[`'\"]?:?latest[`'\"]?(?:\s+tag)?\b",
+        re.IGNORECASE)),
     ("relation", re.compile(
         # "if the hit rate starts climbing, that's the warning sign": a rising hit rate is good.
         r"\bhit\s+(?:rate|ratio)\b[^.;]{0,25}?\b(?:goes\s+up|rises|rising|climbs|climbing|"

@@ -164,3 +164,25 @@ def test_a_term_defined_wrongly_in_new_words_contradicts_its_point(
         slug: str, key: str, wrong: str, right: str) -> None:
     assert verdict(slug, key, wrong) == "contradicted"
     assert verdict(slug, key, right) in {"made", "partly"}
+
+
+AIRBNB = "airbnb-argo-cd-versioning"
+
+
+@pytest.mark.parametrize("answer", [
+    "So each version gets a Docker tag, and I'd keep a moving tag like prod-latest that we "
+    "repoint to whichever version is live.",
+    "Each model version goes in the registry, and we just deploy the :latest tag so the manifest "
+    "never changes.",
+])
+def test_a_tag_that_moves_contradicts_immutable_versions(answer: str) -> None:
+    assert verdict(AIRBNB, "immutable-tags", answer) == "contradicted"
+
+
+@pytest.mark.parametrize("answer", [
+    "Each version gets an immutable registry version and its own Docker tag; never latest, and "
+    "we never repoint a tag.",
+    "Each version gets its own git sha tag in the registry, and I'd never use the latest tag.",
+])
+def test_tags_that_never_move_stay_immutable_versions(answer: str) -> None:
+    assert verdict(AIRBNB, "immutable-tags", answer) == "made"
