@@ -186,3 +186,33 @@ def test_a_tag_that_moves_contradicts_immutable_versions(answer: str) -> None:
 ])
 def test_tags_that_never_move_stay_immutable_versions(answer: str) -> None:
     assert verdict(AIRBNB, "immutable-tags", answer) == "made"
+
+
+# The bank: a label that repeated the scenario's figure ("Makes the 1ms gate statistically
+# meaningful") credited any answer that repeated the scenario, and the scenario's own SLI name
+# ("frame drops") credited pinning it to a window.
+INSTACART = "instacart-canary-playbook"
+ZOOM = "zoom-gpu-memory-leak-alert"
+
+
+def test_repeating_the_1ms_gate_is_no_significance_point() -> None:
+    answer = "The 1ms gate is fine as it is, I'd keep the 10-minute bake and promote on it."
+    assert verdict(INSTACART, "significance", answer) == "missed"
+
+
+def test_asking_whether_the_1ms_delta_is_noise_is_the_significance_point() -> None:
+    answer = ("At 2% for 10 minutes a 1ms delta may be noise: compare against the baseline in the "
+              "same window and wait for enough samples.")
+    assert verdict(INSTACART, "significance", answer) == "made"
+
+
+def test_naming_frame_drops_pins_them_to_no_window() -> None:
+    answer = ("For the other SLIs, latency under 100ms and frame drops under 0.1% look fine as "
+              "they are.")
+    assert verdict(ZOOM, "percentile-windows", answer) == "missed"
+
+
+def test_a_frame_drop_rate_over_a_window_is_pinned() -> None:
+    answer = ("The 100ms needs a stated percentile, p99, and the frame-drop rate needs a rolling "
+              "window with a minimum sample count.")
+    assert verdict(ZOOM, "percentile-windows", answer) == "made"
