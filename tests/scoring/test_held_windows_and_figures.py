@@ -216,3 +216,31 @@ def test_a_frame_drop_rate_over_a_window_is_pinned() -> None:
     answer = ("The 100ms needs a stated percentile, p99, and the frame-drop rate needs a rolling "
               "window with a minimum sample count.")
     assert verdict(ZOOM, "percentile-windows", answer) == "made"
+
+
+# Bank phrases and a label that stated the opposite of their point: "headroom on top" is what
+# the point argues against stacking, "a new version" is no version management.
+CLUSTER = "gpu-cluster-sizing-method"
+TRADEOFFS = "tensorrt-torchserve-tradeoffs"
+
+
+def test_headroom_stacked_on_top_is_no_reasoning_about_redundancy() -> None:
+    answer = "I'd add 20% headroom on top of that for spikes, so 1,500 GPUs."
+    assert verdict(CLUSTER, "headroom-reasoning", answer) == "missed"
+
+
+def test_redundancy_that_already_covers_spikes_is_the_reasoning() -> None:
+    answer = ("With all three zones up we run at two-thirds utilization, so that one-third spare "
+              "already covers spikes; no extra 20% on top.")
+    assert verdict(CLUSTER, "headroom-reasoning", answer) == "made"
+
+
+def test_shipping_a_new_version_is_no_version_management() -> None:
+    answer = "TensorRT is faster; TorchServe makes it easy to ship a new version of the model."
+    assert verdict(TRADEOFFS, "batching-versioning", answer) == "missed"
+
+
+def test_a_management_api_and_dynamic_batching_are_compared() -> None:
+    answer = ("TorchServe has dynamic batching and a management API to register versions; "
+              "TensorRT gets both through Triton.")
+    assert verdict(TRADEOFFS, "batching-versioning", answer) == "made"
