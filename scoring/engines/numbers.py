@@ -740,6 +740,11 @@ def _names_model(text: str, quantity: Quantity, result: Quantity) -> bool:
 _LIST_HEADER_AFTER_RE = re.compile(r"[ \t]*:|[^\n,;:]*:[ \t]*\n")
 
 
+# A figure that an earlier step of the sentence turned into the next one: "2% is 120".
+_STEP_RESULT_NEXT_RE = re.compile(r"\s*(?:is|=|are|gives|means|comes\s+to)\s+[~≈]?\s*\d",
+                                  re.IGNORECASE)
+
+
 def _bare_list(text: str, quantities: list[Quantity], start: int, end: int,
                result: Quantity) -> list[Quantity]:
     """The bare list a bare result totals in its sentence ("Spend the 15: RPC 2, features 3,
@@ -798,6 +803,7 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
         if any(s <= q.start < e for q in [*operands, result] for s, e in covered):
             continue
         readings = [_operand_value(text, q) for q in operands]
+        stepped = len(operands) > 2 and bool(_STEP_RESULT_NEXT_RE.match(text, operands[0].end))
         best = math.inf
         same_unit = [q for q in qs if sentence_start <= q.start and q.end <= marker.start()
                      and q.unit == result.unit]
@@ -808,12 +814,12 @@ def find_implied_calculations(text: str, quantities: list[Quantity] | None = Non
         for values in product(*readings):
             if any(v <= 0 for v in values):
                 continue
-            # Each operand multiplies, divides or (with three) is left out: "2% is 120
-            # orders/hour, and a 15 min bake gives ~30" uses the last two, not the 2%.
-            for signs in product((1, -1, 0) if len(values) > 2 else (1, -1),
-                                 repeat=len(values)):
-                if sum(1 for s in signs if s) < 2:
-                    continue
+            # Each operand multiplies or divides; the first of three may be left out when an
+            # earlier step already used it ("2% is 120 orders/hour, and a 15 min bake gives
+            # ~30" uses the last two), not when it is part of this one ("~100k orders/hour,
+            # so 2% for 15 minutes gives ~30,000").
+            for signs in product(*((1, -1, 0) if i == 0 and stepped else (1, -1)
+                                   for i in range(len(values)))):
                 total = sum(s * math.log(v) for s, v in zip(signs, values, strict=True))
                 best = min(best, *(abs(total - target) for target in targets))
         listed = _bare_list(text, qs, sentence_start, marker.start(), result)

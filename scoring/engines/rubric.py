@@ -91,7 +91,8 @@ class RubricEngine:
     name = "rubric"
     version = "2.14"  # 2.14: a tag that moves contradicts immutable versions, the dismissal
     # model refit with held-out-23, bank labels and phrases that repeat the scenario or state the
-    # opposite of their point; 2.13: the
+    # opposite of their point, a figure left out of a result only when an earlier step used it;
+    # 2.13: the
     # dismissal model refit on every read set, a held window said
     # without its figure, percentile names are figures, typed "thats" totals, bare list totals
     # added, a point given as the reason for refusing what others do, a result from two of three

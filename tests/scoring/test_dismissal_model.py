@@ -59,10 +59,10 @@ def test_words_the_model_was_not_fitted_on_read_as_one_placeholder() -> None:
 
 def test_the_fitted_model_never_saw_the_unread_held_out_set() -> None:
     data = json.loads(dismissals.CUES_PATH.read_text(encoding="utf-8"))
-    # The unread set of the round is held out of the fit (held-out-7 to -18 were read, and
-    # joined the fit in the twelfth round).
-    assert "criteria-heldout-19.jsonl" not in data["files"]
-    assert "criteria-heldout-18.jsonl" in data["files"]
+    # The unread set of the round is held out of the fit (held-out-19 to -23 were read, and
+    # joined the fit in the fifteenth round).
+    assert "criteria-heldout-24.jsonl" not in data["files"]
+    assert "criteria-heldout-22.jsonl" in data["files"]
     assert 0.5 <= data["threshold"] < 1
 
 
