@@ -158,6 +158,7 @@ VALIDATION_21 = DATA / "validation-21-untouched.csv"
 VALIDATION_22 = DATA / "validation-22-untouched.csv"
 VALIDATION_23 = DATA / "validation-23-untouched.csv"
 VALIDATION_24 = DATA / "validation-24-untouched.csv"
+VALIDATION_25 = DATA / "validation-25-untouched.csv"
 CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-dev-2", "criteria-heldout-2", "criteria-heldout-3", "criteria-heldout-4",
     "criteria-dev-3", "criteria-dev-4", "criteria-dev-5", "criteria-heldout-5",
@@ -165,7 +166,7 @@ CRITERIA_SETS = {name: DATA / f"{name}.jsonl" for name in (
     "criteria-heldout-10", "criteria-heldout-11", "criteria-heldout-12", "criteria-heldout-13",
     "criteria-heldout-14", "criteria-heldout-15", "criteria-heldout-16", "criteria-heldout-17",
     "criteria-heldout-18", "criteria-heldout-19", "criteria-heldout-20", "criteria-heldout-21",
-    "criteria-heldout-22", "criteria-heldout-23")}
+    "criteria-heldout-22", "criteria-heldout-23", "criteria-heldout-24")}
 
 
 def graded_set(path: Path, bank: str) -> dict:
@@ -320,6 +321,13 @@ def test_the_fifteenth_rounds_graded_set_holds(bundled_bank) -> None:
     # 0.853 (1 graded below 4 rated 4) with 2.12 and with 2.13, short of issue 9's targets of
     # 0.90 and none.
     graded_sets_hold(bundled_bank.slug, (VALIDATION_24, 0.845, 1))
+
+
+@pytest.mark.django_db
+def test_the_fifteenth_rounds_second_graded_set_holds(bundled_bank) -> None:
+    # validation-25 (written mid-round, never opened, measured once at the end): 0.889 (1 graded
+    # below 4 rated 4) with 2.13 and with 2.14, short of issue 9's targets of 0.90 and none.
+    graded_sets_hold(bundled_bank.slug, (VALIDATION_25, 0.88, 1))
 
 
 @pytest.mark.django_db
@@ -494,6 +502,15 @@ def test_the_fifteenth_rounds_graded_set_holds(bundled_bank) -> None:
                              "right_numbers_accepted": 1.0, "evidence_precision": 0.95,
                              "rating_qwk": 0.89, "missed_credited_at_most": 0.1,
                              "dismissed_credited_at_most": 0.09}),
+    # The fifteenth round's second held-out set, never opened: measured once, 2.13 -> 2.14:
+    # 0.896 -> 0.899, missed credited 12.6% -> 11.9%, dismissed 7.7% (2 of 26) both, pitfalls
+    # 1.00 / 0.95 both, wrong numbers 89.5% (17 of 19) both, right 100% both, evidence 96.0%
+    # both, kappa 0.907 both, none graded 3.5 or below rated 4.
+    ("criteria-heldout-24", {"concept_macro_f1": 0.89, "pitfall_recall": 0.95,
+                             "pitfall_precision": 0.9, "wrong_numbers_flagged": 0.85,
+                             "right_numbers_accepted": 1.0, "evidence_precision": 0.95,
+                             "rating_qwk": 0.89, "missed_credited_at_most": 0.125,
+                             "dismissed_credited_at_most": 0.08}),
 ])
 def test_criterion_level_figures_hold(bundled_bank, name: str, floors: dict) -> None:
     report = run(str(CRITERIA_SETS[name]), "--criteria", "--bank", bundled_bank.slug)
